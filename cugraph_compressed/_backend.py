@@ -1,0 +1,111 @@
+"""Where a graph lives: the host (NumPy + pandas) or the device (CuPy + cuDF + RMM).
+
+Nothing here imports CuPy, cuDF or RMM at module import time: the package stays importable,
+and fast to import, on machines without a GPU.  The input frame's type decides the backend.
+"""
+from __future__ import annotations
+
+import contextlib
+import functools
+import os
+
+import numpy as np
+
+HOST = "host"
+DEVICE = "device"
+
+REQUIRE_GPU_ENV = "CUGRAPH_COMPRESSED_REQUIRE_GPU"
+
+
+def _module_root(obj) -> str:
+    return type(obj).__module__.split(".", 1)[0]
+
+
+def is_cudf_object(obj) -> bool:
+    """True for cuDF frames and series, decided without importing cuDF."""
+    return _module_root(obj) == "cudf"
+
+
+def is_pandas_object(obj) -> bool:
+    """True for pandas frames and series."""
+    return _module_root(obj) == "pandas"
+
+
+def is_cupy_array(obj) -> bool:
+    return _module_root(obj) == "cupy"
+
+
+@functools.cache
+def gpu_unavailable_reason() -> str | None:
+    """Why the device backend cannot run here, or None when it can.
+
+    The device backend needs a CUDA GPU visible to CuPy and importable cuDF and RMM.
+    """
+    try:
+        import cupy
+    except Exception as exc:  # ImportError, or a broken CUDA install raising at import
+        return f"CuPy is not importable ({exc})"
+    try:
+        count = cupy.cuda.runtime.getDeviceCount()
+    except Exception as exc:
+        return f"CuPy sees no CUDA device ({exc})"
+    if count < 1:
+        return "CuPy sees no CUDA device"
+    for name in ("cudf", "rmm"):
+        try:
+            __import__(name)
+        except Exception as exc:
+            return f"{name} is not importable ({exc})"
+    return None
+
+
+def gpu_available() -> bool:
+    """True when a CUDA GPU, CuPy, cuDF and RMM are all usable."""
+    return gpu_unavailable_reason() is None
+
+
+def gpu_required() -> bool:
+    """True when the environment demands that GPU code runs (a GPU test host)."""
+    return os.environ.get(REQUIRE_GPU_ENV, "") not in ("", "0")
+
+
+def array_module(backend: str):
+    """NumPy for the host backend, CuPy for the device backend."""
+    if backend == HOST:
+        return np
+    import cupy
+
+    return cupy
+
+
+def frame_library(backend: str):
+    """pandas for the host backend, cuDF for the device backend."""
+    if backend == HOST:
+        import pandas
+
+        return pandas
+    import cudf
+
+    return cudf
+
+
+def to_host(array) -> np.ndarray:
+    """A NumPy copy (or view) of a NumPy or CuPy array."""
+    if is_cupy_array(array):
+        return array.get()
+    return np.asarray(array)
+
+
+@contextlib.contextmanager
+def device_allocations():
+    """Route every CuPy allocation made inside the block to the current RMM memory resource.
+
+    Buffers allocated inside keep their RMM memory after the block ends, so graph structures
+    and results are accounted by whatever resource (pool, limiting or statistics adaptor) the
+    user installed with ``rmm.mr.set_current_device_resource``.
+    """
+    import cupy
+    from rmm.allocators.cupy import rmm_cupy_allocator
+
+    with cupy.cuda.using_allocator(rmm_cupy_allocator):
+        yield

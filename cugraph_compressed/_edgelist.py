@@ -1,0 +1,340 @@
+"""From a user's edge frame to a sorted, deduplicated edge list of internal vertex ids.
+
+Every check on an input frame lives here, shared by the host (pandas) and device (cuDF) paths:
+the code is written once against the array module ``xp`` (NumPy or CuPy) and the frame library
+``lib`` (pandas or cuDF).
+
+Semantics follow ``cugraph.Graph.from_cudf_edgelist``:
+
+* With ``renumber=True`` any hashable, non-null id type is accepted; internal ids are the ranks
+  of the distinct ids (sources, destinations and ``vertices``) in sorted order, and the map back
+  to the user's ids is kept.  With ``renumber=False`` ids must be non-negative integers and are
+  used as they are; the graph has ``max id + 1`` vertices.
+* The vertex dtype that results carry: int32/int64 ids keep theirs (mixed widths give int64);
+  other id types give int64 when any column read from the frame is int64, else int32.
+* Multi-edges are dropped: of a group of parallel edges we keep the one with the smallest weight
+  (ties: the earliest row), with its edge id and edge type.  Self loops are kept.
+* Undirected graphs are then symmetrized (unless ``symmetrize=False``, which requires symmetric
+  input); an edge given in both directions gets the mean of the two weights, as in cuGraph.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+INT32_MAX = np.iinfo(np.int32).max
+
+# Per-edge properties and the dtypes they are stored in.
+EDGE_PROPERTIES = ("weight", "edge_id", "edge_type")
+
+
+@dataclass
+class EdgeList:
+    """Edges in internal ids, sorted by (source, destination), without parallel edges."""
+
+    src: object
+    dst: object
+    num_vertices: int
+    vertex_dtype: np.dtype
+    properties: dict = field(default_factory=dict)
+    renumber_map: object = None  # frame-library Series: internal id -> user id
+
+
+def _numpy_dtype(series) -> np.dtype:
+    """The NumPy dtype behind a pandas/cuDF column (object for strings and the like)."""
+    dtype = series.dtype
+    try:
+        return np.dtype(dtype)
+    except TypeError:
+        numpy_dtype = getattr(dtype, "numpy_dtype", None)  # pandas masked/arrow dtypes
+        return np.dtype(numpy_dtype) if numpy_dtype is not None else np.dtype(object)
+
+
+def _column_name(name, what: str) -> str:
+    if isinstance(name, str):
+        return name
+    if isinstance(name, (list, tuple)) and len(name) == 1 and isinstance(name[0], str):
+        return name[0]
+    if isinstance(name, (list, tuple)):
+        raise NotImplementedError(
+            f"{what}={name!r}: vertices identified by several columns are not supported; "
+            "combine them into one column first"
+        )
+    raise TypeError(f"{what} must be a column name (str), got {type(name).__name__}")
+
+
+def _edge_columns(input_df, source, destination, edge_attr, weight, edge_id, edge_type):
+    """Resolve the column names to read, cuGraph's way, and check that they exist."""
+    source = _column_name(source, "source")
+    destination = _column_name(destination, "destination")
+    names = {"weight": weight, "edge_id": edge_id, "edge_type": edge_type}
+    if edge_attr is not None:
+        if any(v is not None for v in names.values()):
+            raise ValueError(
+                "If specifying edge_attr, cannot specify weight/edge_id/edge_type "
+                f"(got edge_attr={edge_attr!r}, weight={weight!r}, edge_id={edge_id!r}, "
+                f"edge_type={edge_type!r})"
+            )
+        attrs = list(edge_attr) if isinstance(edge_attr, (list, tuple)) else [edge_attr]
+        if len(attrs) not in (1, 3):
+            raise ValueError(
+                f"edge_attr={edge_attr!r} names {len(attrs)} columns; give 1 (weight) or "
+                "3 (weight, edge_id, edge_type)"
+            )
+        names = dict(zip(EDGE_PROPERTIES, attrs))
+    wanted = [source, destination] + [n for n in names.values() if n is not None]
+    missing = [n for n in wanted if n not in input_df.columns]
+    if missing:
+        raise ValueError(
+            f"columns {missing!r} are not in the edge frame (its columns: {list(input_df.columns)!r}); "
+            "recheck the source, destination and edge attribute parameters"
+        )
+    return source, destination, {k: v for k, v in names.items() if v is not None}
+
+
+def _column_values(series, xp):
+    return xp.asarray(series.to_numpy() if xp is np else series.values)
+
+
+def _check_no_nulls(series, what):
+    count = int(series.isna().sum())
+    if count:
+        raise ValueError(f"{what} holds {count} null value(s); vertex ids must not be null")
+
+
+def parse_edgelist(
+    input_df,
+    *,
+    backend,
+    directed: bool,
+    source,
+    destination,
+    edge_attr,
+    weight,
+    edge_id,
+    edge_type,
+    renumber: bool,
+    symmetrize,
+    vertices,
+) -> EdgeList:
+    """Validate an edge frame and turn it into an :class:`EdgeList` on ``backend``."""
+    from ._backend import array_module, frame_library
+
+    xp, lib = array_module(backend), frame_library(backend)
+    if not isinstance(renumber, (bool, np.bool_)):
+        raise TypeError(f"renumber must be a bool, got {renumber!r}")
+    if symmetrize and directed:
+        raise ValueError("The edgelist can only be symmetrized for undirected graphs (directed=False)")
+    source, destination, prop_columns = _edge_columns(
+        input_df, source, destination, edge_attr, weight, edge_id, edge_type
+    )
+    symmetrize = (not directed) if symmetrize is None else bool(symmetrize)
+    if symmetrize and set(prop_columns) - {"weight"}:
+        raise ValueError(
+            "Edge list containing Edge Ids or Types can't be symmetrized. If the edges are "
+            "already symmetric, set the 'symmetrize' flag to False"
+        )
+
+    id_series = [("source column " + repr(source), input_df[source]),
+                 ("destination column " + repr(destination), input_df[destination])]
+    if vertices is not None:
+        vertices = vertices if hasattr(vertices, "isna") else lib.Series(vertices)
+        id_series.append(("vertices", vertices))
+    id_dtypes = []
+    for what, series in id_series:
+        _check_no_nulls(series, what)
+        id_dtypes.append(_numpy_dtype(series))
+    native = all(d in (np.int32, np.int64) for d in id_dtypes)
+    if not renumber:
+        for (what, _), dtype in zip(id_series, id_dtypes):
+            if dtype.kind == "u":
+                raise ValueError(
+                    f"{what} has dtype {dtype}: unsigned integers are not supported as vertex ids. "
+                    "Either convert to signed integers or set renumber=True"
+                )
+            if dtype not in (np.int32, np.int64):
+                raise ValueError(
+                    f"{what} has dtype {dtype}: with renumber=False vertex ids must be int32 or "
+                    "int64; set renumber to True for non integer column ids"
+                )
+    if len({str(d) for d in id_dtypes}) > 1 and not native:
+        raise ValueError(
+            f"source, destination and vertices have different dtypes {[str(d) for d in id_dtypes]}; "
+            "give them one dtype"
+        )
+
+    properties = {name: _edge_property(input_df[col], name, xp) for name, col in prop_columns.items()}
+    num_edges = len(input_df)
+    if native:
+        # int32/int64 ids keep their dtype (mixed widths widen to int64, as in cuGraph).
+        wide = any(d == np.int64 for d in id_dtypes)
+        values = [_column_values(s, xp) for _, s in id_series]
+        src, dst, num_vertices, renumber_map = _integer_ids(values, renumber, xp, lib)
+    else:
+        # Other id types are renumbered by rank; like cuGraph, internal ids are int64 when any
+        # column of the edge frame we read is int64.
+        read = [input_df[c] for c in [source, destination, *prop_columns.values()]]
+        wide = any(_numpy_dtype(s) == np.int64 for s in read)
+        src, dst, num_vertices, renumber_map = _factorized_ids(
+            [s for _, s in id_series], num_edges, xp, lib)
+    if vertices is not None:
+        _check_vertices(num_vertices, renumber, id_series[2][1], xp)
+    wide = wide or num_vertices > INT32_MAX
+    vertex_dtype = np.dtype(np.int64 if wide else np.int32)
+
+    src, dst, properties = sort_and_dedup(src, dst, properties, num_vertices, xp)
+    if symmetrize:
+        src, dst, properties = _symmetrize(src, dst, properties, num_vertices, xp)
+    elif not directed:
+        _check_symmetric(src, dst, num_vertices, xp)
+    return EdgeList(src, dst, num_vertices, vertex_dtype, properties, renumber_map)
+
+
+def _check_vertices(num_vertices, renumber, series, xp):
+    """cuGraph's rules for ``vertices=``: no duplicates, every edge endpoint among them, and
+    with ``renumber=False`` exactly ``0 .. V-1`` in order."""
+    given = len(series)
+    if int(series.nunique()) != given:
+        raise ValueError(f"vertices holds {given - int(series.nunique())} duplicate id(s); ids must be distinct")
+    if renumber and given != num_vertices:
+        raise ValueError(
+            f"the edges name {num_vertices - given} vertex id(s) missing from vertices "
+            f"({given} ids given, {num_vertices} distinct ids in all)"
+        )
+    if not renumber:
+        values = _column_values(series, xp)
+        if given != num_vertices or not bool((values == xp.arange(given, dtype=values.dtype)).all()):
+            raise ValueError(
+                f"with renumber=False, vertices must be 0 .. V-1 in order (V = {num_vertices}, "
+                "one more than the largest id)"
+            )
+
+
+def _edge_property(series, name, xp):
+    count = int(series.isna().sum())
+    if count:
+        raise ValueError(f"{name} column {series.name!r} holds {count} null value(s)")
+    dtype = _numpy_dtype(series)
+    values = _column_values(series, xp)
+    if name == "weight":
+        if dtype.kind not in "fiu":
+            raise ValueError(f"weight column {series.name!r} has dtype {dtype}; weights must be numeric")
+        if dtype.kind != "f":  # as cuGraph: 32-bit integers to float32, wider to float64
+            values = values.astype(np.float32 if dtype.itemsize <= 4 else np.float64)
+        return values
+    if dtype.kind not in "iu":
+        raise ValueError(f"{name} column {series.name!r} has dtype {dtype}; it must be integer")
+    return values
+
+
+def _integer_ids(values, renumber, xp, lib):
+    """Internal ids for int32/int64 input: the ids themselves, or their ranks when renumbering."""
+    num_edges = values[0].size
+    if not renumber:
+        lowest = min((int(v.min()) for v in values if v.size), default=0)
+        if lowest < 0:
+            raise ValueError(
+                f"vertex id {lowest} is negative; with renumber=False ids must be >= 0 "
+                "(pass renumber=True to map arbitrary ids)"
+            )
+        num_vertices = max((int(v.max()) + 1 for v in values if v.size), default=0)
+        dtype = np.int32 if num_vertices <= INT32_MAX else np.int64
+        return values[0].astype(dtype), values[1].astype(dtype), num_vertices, None
+    common = np.result_type(*[v.dtype for v in values])
+    everything = xp.concatenate([v.astype(common, copy=False) for v in values])
+    unique, inverse = xp.unique(everything, return_inverse=True)
+    num_vertices = int(unique.size)
+    dtype = np.int32 if num_vertices <= INT32_MAX else np.int64
+    inverse = inverse.reshape(-1).astype(dtype, copy=False)
+    return inverse[:num_edges], inverse[num_edges : 2 * num_edges], num_vertices, lib.Series(unique)
+
+
+def _factorized_ids(columns, num_edges, xp, lib):
+    """Internal ids for other id types (strings, unsigned, ...), ranked in sorted order."""
+    everything = lib.concat(columns, ignore_index=True)
+    codes, uniques = lib.factorize(everything, sort=True)
+    num_vertices = len(uniques)
+    dtype = np.int32 if num_vertices <= INT32_MAX else np.int64
+    codes = xp.asarray(codes).astype(dtype, copy=False)
+    uniques = lib.Series(uniques)
+    return codes[:num_edges], codes[num_edges : 2 * num_edges], num_vertices, uniques
+
+
+def _symmetrize(src, dst, properties, num_vertices, xp):
+    """Union of both directions of every edge.  As cuGraph, an edge given in both directions
+    (after parallel edges were dropped) gets the mean of the two weights."""
+    both_src, both_dst = xp.concatenate([src, dst]), xp.concatenate([dst, src])
+    doubled = {k: xp.concatenate([v, v]) for k, v in properties.items()}
+    order = _lexsort_pairs(both_src, both_dst, num_vertices, xp)
+    both_src, both_dst = both_src[order], both_dst[order]
+    doubled = {k: v[order] for k, v in doubled.items()}
+    first = _group_starts(both_src, both_dst, xp)
+    if "weight" in doubled and first.size > 1:
+        w = doubled["weight"]
+        pair = xp.zeros(w.size, dtype=bool)
+        pair[:-1] = ~first[1:]  # groups hold one edge per direction given: at most two
+        mean = w.copy()
+        mean[:-1] = xp.where(pair[:-1], (w[:-1] + w[1:]) / 2, w[:-1])
+        doubled["weight"] = mean
+    return both_src[first], both_dst[first], {k: v[first] for k, v in doubled.items()}
+
+
+def _check_symmetric(src, dst, num_vertices, xp):
+    order = _lexsort_pairs(dst, src, num_vertices, xp)
+    if not (bool((dst[order] == src).all()) and bool((src[order] == dst).all())):
+        raise ValueError(
+            "the graph is undirected with symmetrize=False, but the edge list is not symmetric; "
+            "give every edge in both directions or leave symmetrize at its default"
+        )
+
+
+def _group_starts(src, dst, xp):
+    first = xp.empty(src.size, dtype=bool)
+    if src.size:
+        first[0] = True
+        first[1:] = (src[1:] != src[:-1]) | (dst[1:] != dst[:-1])
+    return first
+
+
+def _lexsort_pairs(src, dst, num_vertices, xp):
+    """Stable order of the pairs by (src, dst)."""
+    if num_vertices <= 2**32:
+        key = (src.astype(np.uint64) << np.uint64(32)) | dst.astype(np.uint64)
+        return _stable_argsort(key, xp)
+    order = _stable_argsort(dst, xp)
+    return order[_stable_argsort(src[order], xp)]
+
+
+def sort_and_dedup(src, dst, properties, num_vertices, xp):
+    """Sort edges by (src, dst) and drop parallel edges, keeping the smallest weight.
+
+    Ties keep the earliest input row.  Returns the sorted ``src``, ``dst`` and the properties
+    permuted alike.
+    """
+    if src.size == 0:
+        return src, dst, properties
+    if not properties and num_vertices <= 2**32:
+        # Fast path: one radix sort of packed (src, dst) keys, no permutation to carry.
+        key = xp.sort((src.astype(np.uint64) << np.uint64(32)) | dst.astype(np.uint64))
+        first = xp.empty(key.size, dtype=bool)
+        first[0] = True
+        xp.not_equal(key[1:], key[:-1], out=first[1:])
+        key = key[first]
+        return ((key >> np.uint64(32)).astype(src.dtype),
+                (key & np.uint64(0xFFFFFFFF)).astype(src.dtype), properties)
+    # Stable sorts from the least significant key up: weight, then (src, dst).
+    order = xp.arange(src.size, dtype=np.int64)
+    if "weight" in properties:
+        order = _stable_argsort(properties["weight"], xp)
+    order = order[_lexsort_pairs(src[order], dst[order], num_vertices, xp)]
+    src, dst = src[order], dst[order]
+    first = _group_starts(src, dst, xp)
+    order = order[first]
+    return src[first], dst[first], {k: v[order] for k, v in properties.items()}
+
+
+def _stable_argsort(values, xp):
+    if xp is np:
+        return np.argsort(values, kind="stable")
+    return xp.argsort(values)  # CuPy's argsort is a stable sort (thrust stable_sort_by_key)

@@ -1,0 +1,102 @@
+"""``csr``: compressed sparse rows, the uncompressed baseline layout.
+
+Buffers
+-------
+``offsets``
+    ``num_vertices + 1`` entries, int32 while ``num_edges <= 2**31 - 1`` else int64 (always int64
+    with ``force_64bit=True``).  List ``v`` is ``indices[offsets[v]:offsets[v + 1]]``.
+``indices``
+    ``num_edges`` neighbour ids, int32 while ``num_vertices <= 2**31 - 1`` else int64 (always
+    int64 with ``force_64bit=True``).
+
+Invariants (checked by :meth:`CSRLayout.validate`)
+--------------------------------------------------
+1. ``offsets`` has ``num_vertices + 1`` entries, ``offsets[0] == 0`` and
+   ``offsets[-1] == len(indices) == num_edges``.
+2. ``offsets`` is non-decreasing.
+3. Every index lies in ``[0, num_vertices)``.
+4. Every list is strictly increasing (sorted, no parallel edges).
+
+No padding: decoding reads exactly the entries named above.  The property slot of the ``k``-th
+neighbour of ``v`` is ``offsets[v] + k``.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .base import Layout, LayoutInvariantError, ragged_positions
+
+INT32_MAX = np.iinfo(np.int32).max
+
+
+def _fail(rule: str, detail: str):
+    raise LayoutInvariantError(f"csr invariant {rule} broken: {detail}")
+
+
+class CSRLayout(Layout):
+    """Compressed sparse rows with 32-bit ids and offsets wherever they fit."""
+
+    name = "csr"
+
+    @classmethod
+    def check_params(cls, force_64bit=False) -> dict:
+        if not isinstance(force_64bit, (bool, np.bool_)):
+            raise TypeError(f"force_64bit must be a bool, got {force_64bit!r}")
+        return {"force_64bit": bool(force_64bit)}
+
+    @classmethod
+    def encode(cls, src, dst, num_vertices, xp, force_64bit=False):
+        num_edges = int(src.size)
+        offset_dtype = np.int64 if force_64bit or num_edges > INT32_MAX else np.int32
+        index_dtype = np.int64 if force_64bit or num_vertices > INT32_MAX else np.int32
+        offsets = xp.zeros(num_vertices + 1, dtype=offset_dtype)
+        if num_edges:
+            counts = xp.bincount(src, minlength=num_vertices)
+            xp.cumsum(counts, out=offsets[1:])
+        indices = dst.astype(index_dtype, copy=False)
+        return cls(xp, num_vertices, num_edges, {"offsets": offsets, "indices": indices},
+                   {"force_64bit": bool(force_64bit)})
+
+    @property
+    def offsets(self):
+        return self.arrays["offsets"]
+
+    @property
+    def indices(self):
+        return self.arrays["indices"]
+
+    def degrees(self):
+        offsets = self.offsets.astype(np.int64, copy=False)
+        return offsets[1:] - offsets[:-1]
+
+    def decode_lists(self, vertices):
+        xp = self.xp
+        vertices = xp.asarray(vertices, dtype=np.int64)
+        offsets = self.offsets.astype(np.int64, copy=False)
+        starts = offsets[vertices]
+        owner, positions = ragged_positions(xp, starts, offsets[vertices + 1] - starts)
+        return owner, self.indices[positions].astype(np.int64, copy=False), positions
+
+    def validate(self):
+        xp, offsets, indices = self.xp, self.offsets, self.indices
+        n, m = self.num_vertices, self.num_edges
+        if offsets.size != n + 1:
+            _fail("1", f"offsets has {offsets.size} entries, expected num_vertices + 1 = {n + 1}")
+        if int(offsets[0]) != 0 or int(offsets[-1]) != m or indices.size != m:
+            _fail("1", f"offsets[0]={int(offsets[0])}, offsets[-1]={int(offsets[-1])}, "
+                       f"len(indices)={indices.size}, expected 0, {m}, {m}")
+        steps = xp.diff(offsets)
+        if steps.size and int(steps.min()) < 0:
+            bad = int(xp.argmax(steps < 0))
+            _fail("2", f"offsets decreases after vertex {bad}: {int(offsets[bad])} > {int(offsets[bad + 1])}")
+        if m:
+            low, high = int(indices.min()), int(indices.max())
+            if low < 0 or high >= n:
+                _fail("3", f"index range [{low}, {high}] leaves [0, {n})")
+            owner, nbrs, _ = self.to_coo()
+            same_list = owner[1:] == owner[:-1]
+            bad = same_list & (nbrs[1:] <= nbrs[:-1])
+            if bool(bad.any()):
+                at = int(xp.argmax(bad))
+                _fail("4", f"list of vertex {int(owner[at])} is not strictly increasing at "
+                           f"position {at + 1 - int(offsets[int(owner[at])])}")

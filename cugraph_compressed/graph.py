@@ -1,0 +1,326 @@
+"""``CompressedGraph``: a cuGraph-compatible graph stored in a compressed layout."""
+from __future__ import annotations
+
+import numpy as np
+
+from . import _backend
+from ._backend import DEVICE, HOST
+from ._edgelist import parse_edgelist
+from .formats import layout_class
+
+
+class CompressedGraph:
+    """A graph held in one of the package's layouts, on the GPU or on the host.
+
+    Build it like ``cugraph.Graph``: ``from_cudf_edgelist`` gives a device graph (RMM memory,
+    GPU kernels, cuDF results); ``from_pandas_edgelist`` gives a host graph (NumPy arrays,
+    the host backend, pandas results).
+
+    Parameters
+    ----------
+    directed : bool
+        As ``cugraph.Graph(directed=...)``: undirected graphs are symmetrized.
+    format : str
+        The layout, a key of :data:`cugraph_compressed.formats.FORMATS` (``"csr"``).
+    **layout_params
+        The layout's own parameters, e.g. ``force_64bit=True`` for ``"csr"``.
+
+    Notes
+    -----
+    Parallel edges are dropped keeping the smallest weight (cuGraph leaves the choice
+    unspecified for directed graphs).  Vertex ids of any type are accepted with
+    ``renumber=True``; results come back in the user's ids.  There is no limit on the number
+    of edges beyond memory.
+    """
+
+    def __init__(self, directed: bool = False, format: str = "csr", **layout_params):
+        self._directed = bool(directed)
+        self._layout_class = layout_class(format)
+        self._layout_params = self._layout_class.check_params(**layout_params)
+        self._layout = None
+        self._properties = {}
+        self._renumber_map = None
+        self._columns = {}
+        self.backend = None
+        self.vertex_dtype = None
+        self.store_transposed = False
+
+    # -- construction ---------------------------------------------------------------------------
+    def from_cudf_edgelist(self, input_df, source="source", destination="destination",
+                           edge_attr=None, weight=None, edge_id=None, edge_type=None,
+                           renumber=True, store_transposed=False, symmetrize=None, vertices=None):
+        """Build a device graph from a cuDF edge frame (``cugraph.Graph.from_cudf_edgelist``).
+
+        Parameters
+        ----------
+        input_df : cudf.DataFrame
+            One row per edge.
+        source, destination : str
+            Names of the vertex id columns.
+        edge_attr : str or list of 3 str, optional
+            The weight column, or ``[weight, edge_id, edge_type]``; exclusive with the next three.
+        weight, edge_id, edge_type : str, optional
+            Names of the per-edge property columns.
+        renumber : bool
+            Map arbitrary ids to ``0 .. V-1`` internally; False uses int32/int64 ids as they are.
+        store_transposed : bool
+            Recorded for algorithms that prefer in-lists.
+        symmetrize : bool, optional
+            Defaults to True for undirected graphs; False demands symmetric input.
+        vertices : Series or array-like, optional
+            Every vertex of the graph, isolated ones included.
+
+        Raises
+        ------
+        TypeError
+            ``input_df`` is not a cuDF DataFrame.
+        ValueError
+            Missing columns, unsupported id dtypes, nulls, or inconsistent ``vertices``.
+        RuntimeError
+            The graph already holds an edge list.
+        """
+        if not (_backend.is_cudf_object(input_df) and hasattr(input_df, "columns")):
+            raise TypeError(
+                f"input should be a cudf.DataFrame, got {type(input_df).__module__}."
+                f"{type(input_df).__name__} (use from_pandas_edgelist for pandas)"
+            )
+        reason = _backend.gpu_unavailable_reason()
+        if reason is not None:
+            raise RuntimeError(f"a device graph needs a usable GPU: {reason}")
+        with _backend.device_allocations():
+            self._load(input_df, DEVICE, source, destination, edge_attr, weight, edge_id,
+                       edge_type, renumber, store_transposed, symmetrize, vertices)
+        return self
+
+    def from_pandas_edgelist(self, pdf, source="source", destination="destination",
+                             edge_attr=None, weight=None, edge_id=None, edge_type=None,
+                             renumber=True, store_transposed=False, symmetrize=None, vertices=None):
+        """Build a host graph from a pandas edge frame.
+
+        Takes the same parameters as :meth:`from_cudf_edgelist`; the graph lives in host
+        memory, runs on the host backend and returns pandas results.
+
+        Raises
+        ------
+        TypeError
+            ``pdf`` is not a pandas DataFrame.
+        """
+        if not (_backend.is_pandas_object(pdf) and hasattr(pdf, "columns")):
+            raise TypeError(
+                f"pdf input is not a pandas DataFrame, got {type(pdf).__module__}.{type(pdf).__name__}"
+            )
+        self._load(pdf, HOST, source, destination, edge_attr, weight, edge_id, edge_type,
+                   renumber, store_transposed, symmetrize, vertices)
+        return self
+
+    def _load(self, df, backend, source, destination, edge_attr, weight, edge_id, edge_type,
+              renumber, store_transposed, symmetrize, vertices):
+        if self._layout is not None:
+            raise RuntimeError("Graph already has values: build a new CompressedGraph instead")
+        edges = parse_edgelist(
+            df, backend=backend, directed=self._directed, source=source,
+            destination=destination, edge_attr=edge_attr, weight=weight, edge_id=edge_id,
+            edge_type=edge_type, renumber=renumber, symmetrize=symmetrize, vertices=vertices,
+        )
+        xp = _backend.array_module(backend)
+        layout = self._layout_class.encode(edges.src, edges.dst, edges.num_vertices, xp,
+                                           **self._layout_params)
+        named = {"weight": weight, "edge_id": edge_id, "edge_type": edge_type}
+        if edge_attr is not None:
+            attrs = list(edge_attr) if isinstance(edge_attr, (list, tuple)) else [edge_attr]
+            named = dict(zip(named, attrs))
+        self._columns = {"source": _single(source), "destination": _single(destination),
+                         **{k: v for k, v in named.items() if v is not None}}
+        self._properties = edges.properties
+        self._renumber_map = edges.renumber_map
+        self.vertex_dtype = edges.vertex_dtype
+        self.store_transposed = bool(store_transposed)
+        self.backend = backend
+        self._layout = layout
+
+    # -- description ----------------------------------------------------------------------------
+    @property
+    def format(self) -> str:
+        """Name of the layout."""
+        return self._layout_class.name
+
+    @property
+    def layout_params(self) -> dict:
+        """The layout's parameters, defaults filled in."""
+        return dict(self._layout_params)
+
+    @property
+    def renumbered(self) -> bool:
+        """True when user ids were mapped to internal ids."""
+        return self._renumber_map is not None
+
+    def is_directed(self) -> bool:
+        return self._directed
+
+    def is_weighted(self) -> bool:
+        return "weight" in self._properties
+
+    def _require_built(self):
+        if self._layout is None:
+            raise ValueError("the graph is empty: call from_cudf_edgelist or from_pandas_edgelist first")
+        return self._layout
+
+    def number_of_vertices(self) -> int:
+        """Number of vertices, isolated ones included."""
+        return self._require_built().num_vertices
+
+    number_of_nodes = number_of_vertices
+
+    def number_of_edges(self, directed_edges: bool = False) -> int:
+        """Number of edges: for undirected graphs each edge once (self loops once), unless
+        ``directed_edges`` asks for the stored, symmetrized count, as in cuGraph."""
+        layout = self._require_built()
+        if self._directed or directed_edges:
+            return layout.num_edges
+        owner, neighbours, _ = layout.to_coo()
+        return int((owner >= neighbours).sum())
+
+    def nodes(self):
+        """The vertex ids, sorted, as a Series of the frame library."""
+        return self._vertex_ids()
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes held by the graph: the sum of :meth:`nbytes_by_component`."""
+        return sum(self.nbytes_by_component().values())
+
+    def nbytes_by_component(self) -> dict:
+        """Bytes of every buffer the graph holds: the layout's, edge properties, renumber map."""
+        sizes = dict(self._require_built().nbytes_by_component())
+        sizes.update({name: int(values.nbytes) for name, values in self._properties.items()})
+        if self._renumber_map is not None:
+            sizes["renumber_map"] = int(self._renumber_map.memory_usage(index=False, deep=True))
+        return sizes
+
+    def validate(self) -> None:
+        """Check the layout's invariants; raises ``LayoutInvariantError`` on a violation."""
+        self._require_built().validate()
+
+    def view_edge_list(self):
+        """The stored edges as a frame with the user's column names and ids.
+
+        Parallel edges are already dropped; an undirected graph lists each edge once, with
+        source <= destination (in internal ids when the graph was renumbered), as cuGraph does.
+        """
+        layout = self._require_built()
+        owner, neighbours, positions = layout.to_coo()
+        if not self._directed:
+            keep = owner <= neighbours
+            owner, neighbours, positions = owner[keep], neighbours[keep], positions[keep]
+        columns = {self._columns["source"]: self._user_ids(owner.astype(self.vertex_dtype)),
+                   self._columns["destination"]: self._user_ids(neighbours.astype(self.vertex_dtype))}
+        for name, values in self._properties.items():
+            columns[self._columns[name]] = values[positions]
+        return self._frame(columns)
+
+    # -- id translation, shared by the algorithms -----------------------------------------------
+    def _frame(self, columns: dict):
+        lib = _backend.frame_library(self.backend)
+        return lib.DataFrame({k: _as_series(v, self.backend) for k, v in columns.items()})
+
+    def _vertex_ids(self):
+        lib = _backend.frame_library(self.backend)
+        if self._renumber_map is not None:
+            return self._renumber_map.reset_index(drop=True)
+        xp = _backend.array_module(self.backend)
+        return lib.Series(xp.arange(self.number_of_vertices(), dtype=self.vertex_dtype))
+
+    def _vertex_frame(self, columns: dict):
+        """A result frame: ``vertex`` (every vertex, user ids) followed by ``columns``."""
+        return self._frame({"vertex": self._vertex_ids(), **columns})
+
+    def _internal_ids(self, values, what: str):
+        """Internal ids (array of the vertex dtype) of user ids; ValueError names the first one
+        that is not a vertex of the graph."""
+        xp = _backend.array_module(self.backend)
+        lib = _backend.frame_library(self.backend)
+        if np.ndim(values) == 0 and not hasattr(values, "__len__"):
+            values = [values]
+        series = _as_series(values, self.backend).reset_index(drop=True)
+        if len(series) == 0:
+            raise ValueError(f"{what} is empty: give at least one vertex")
+        n = self.number_of_vertices()
+        if self._renumber_map is None:
+            if _numpy_kind(series) not in "iu":
+                raise ValueError(f"{what} holds {series.dtype} values; vertex ids of this graph are integers")
+            ids = xp.asarray(series.to_numpy() if xp is np else series.values).astype(np.int64)
+            bad = (ids < 0) | (ids >= n)
+            found = ids
+        else:
+            index = lib.Index(self._renumber_map)
+            try:
+                found = xp.asarray(index.get_indexer(series)).astype(np.int64)
+            except (TypeError, ValueError):
+                found = xp.full(len(series), -1, dtype=np.int64)
+            bad = found < 0
+        if bool(bad.any()):
+            first = series.iloc[int(xp.argmax(bad))]
+            raise ValueError(
+                f"one or more vertices are invalid: {what} vertex {first!r} is not in the graph "
+                + (f"(ids are 0 .. {n - 1})" if self._renumber_map is None else f"({n} vertices)")
+            )
+        return found.astype(self.vertex_dtype)
+
+    def _no_ids(self):
+        """The column cuGraph returns where it computed no vertex ids (``return_predecessors=False``):
+        all null for int32/int64 ids, -1 (null where -1 cannot be held) for ids it renumbers."""
+        n = self.number_of_vertices()
+        xp = _backend.array_module(self.backend)
+        lib = _backend.frame_library(self.backend)
+        if not self._native_ids():
+            return self._user_ids(xp.full(n, -1, dtype=self.vertex_dtype))
+        if self.backend == HOST:
+            import pandas as pd
+
+            return pd.Series(pd.arrays.IntegerArray(np.zeros(n, self.vertex_dtype), np.ones(n, bool)))
+        return lib.Series(xp.zeros(n, dtype=self.vertex_dtype)).where(lib.Series(xp.zeros(n, dtype=bool)))
+
+    def _native_ids(self) -> bool:
+        """True when user ids are int32/int64 (cuGraph does not renumber them in Python)."""
+        if self._renumber_map is None:
+            return True
+        from ._edgelist import _numpy_dtype
+
+        return _numpy_dtype(self._renumber_map) in (np.int32, np.int64)
+
+    def _user_ids(self, internal):
+        """User ids of internal ids; negative entries (no vertex) stay -1, or null for id types
+        that cannot hold -1."""
+        if self._renumber_map is None:
+            return internal
+        xp = _backend.array_module(self.backend)
+        lib = _backend.frame_library(self.backend)
+        missing = internal < 0
+        ids = self._renumber_map.reset_index(drop=True).take(xp.where(missing, 0, internal))
+        ids = ids.reset_index(drop=True)
+        if not bool(missing.any()):
+            return ids
+        if _numpy_kind(ids) in "if":
+            return ids.where(lib.Series(~missing), -1)
+        return ids.where(lib.Series(~missing))
+
+
+def _single(name):
+    return name if isinstance(name, str) else name[0]
+
+
+def _numpy_kind(series) -> str:
+    from ._edgelist import _numpy_dtype
+
+    return _numpy_dtype(series).kind
+
+
+def _as_series(values, backend):
+    """``values`` (Series, NumPy/CuPy array or list) as a Series of the backend's library."""
+    if hasattr(values, "isna"):
+        if backend == HOST and _backend.is_cudf_object(values):
+            values = values.to_pandas()
+        return values.reset_index(drop=True)
+    if backend == HOST and _backend.is_cupy_array(values):
+        values = _backend.to_host(values)
+    return _backend.frame_library(backend).Series(values)

@@ -1,0 +1,221 @@
+"""The one CUDA kernel loader: NVRTC straight to a cubin, cached on disk, loaded by CuPy.
+
+Every kernel source (``*.cu`` beside the Python that launches it) goes through
+:func:`compile_module`.  The same compile path runs on a CPU-only machine (CI compiles every
+kernel for sm_90 with the ``nvidia-cuda-nvrtc`` wheel) and on the GPU, where :func:`get_kernel`
+loads the cubin with CuPy.  We emit SASS, never PTX, so a newer NVRTC never needs a newer
+driver to JIT its output.
+
+Cache: ``$CUGRAPH_COMPRESSED_KERNEL_CACHE`` (default ``~/.cache/cugraph_compressed/kernels``)
+holds ``<key>.cubin`` and ``<key>.json`` (lowered names of the template instantiations).  The
+key hashes the NVRTC version, the options, the architecture, the requested instantiations and
+the bytes of the source and of every file it includes with ``#include "..."``, so editing any
+header recompiles exactly the modules that use it, and a warm cache directory can travel to
+another machine.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+PACKAGE_ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_ARCH = "sm_90"
+CACHE_ENV = "CUGRAPH_COMPRESSED_KERNEL_CACHE"
+_OPTIONS = ("-std=c++17", "-lineinfo", "--device-as-default-execution-space")
+_INCLUDE = re.compile(rb'^\s*#\s*include\s*"([^"]+)"', re.MULTILINE)
+
+
+class KernelCompileError(RuntimeError):
+    """NVRTC rejected a kernel source; the message carries the compiler log."""
+
+
+@dataclass(frozen=True)
+class CompiledModule:
+    """A cubin and the mangled names of the template instantiations it holds."""
+
+    cubin_path: Path
+    lowered_names: dict[str, str]
+    arch: str
+
+
+def cache_dir() -> Path:
+    path = os.environ.get(CACHE_ENV) or os.path.join(
+        os.path.expanduser("~"), ".cache", "cugraph_compressed", "kernels"
+    )
+    return Path(path)
+
+
+def _resolve_include(name: str, including_dir: Path) -> Path | None:
+    for base in (including_dir, PACKAGE_ROOT):
+        candidate = (base / name).resolve()
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def source_closure(source: Path) -> list[Path]:
+    """The source file and every project file it includes, transitively, in a stable order."""
+    seen: dict[Path, None] = {}
+    stack = [Path(source).resolve()]
+    while stack:
+        path = stack.pop()
+        if path in seen:
+            continue
+        seen[path] = None
+        for name in _INCLUDE.findall(path.read_bytes()):
+            found = _resolve_include(name.decode(), path.parent)
+            if found is not None:  # system headers (CCCL) are pinned by the NVRTC version
+                stack.append(found)
+    return sorted(seen)
+
+
+def _nvrtc():
+    try:
+        from cuda.bindings import nvrtc
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise ImportError(
+            "compiling kernels needs NVRTC through cuda-bindings: "
+            'pip install "cugraph-compressed[test]" (or [cu13] on a GPU machine)'
+        ) from exc
+    return nvrtc
+
+
+def _check(result, what: str):
+    err, *rest = result if isinstance(result, tuple) else (result,)
+    if int(err) != 0:
+        raise KernelCompileError(f"{what} failed with {err!r}")
+    return rest[0] if len(rest) == 1 else rest
+
+
+def _system_include_dirs() -> list[str]:
+    """CUDA/CCCL header directories from the NVIDIA wheels or a CUDA toolkit, if present."""
+    dirs = []
+    try:
+        import nvidia
+
+        for root in nvidia.__path__:
+            for sub in ("cu13/include/cccl", "cu13/include", "cuda_runtime/include"):
+                if os.path.isdir(os.path.join(root, sub)):
+                    dirs.append(os.path.join(root, sub))
+    except ImportError:
+        pass
+    for env in ("CUDA_PATH", "CUDA_HOME"):
+        if os.environ.get(env):
+            dirs.append(os.path.join(os.environ[env], "include"))
+    return [d for d in dirs if os.path.isdir(d)]
+
+
+def _cache_key(closure, arch, name_expressions, defines, version) -> str:
+    digest = hashlib.sha256()
+    digest.update(repr((version, _OPTIONS, arch, tuple(name_expressions), tuple(defines))).encode())
+    for path in closure:
+        digest.update(str(path.relative_to(PACKAGE_ROOT)).encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:32]
+
+
+def compile_module(source, name_expressions, *, arch: str = DEFAULT_ARCH, defines=()) -> CompiledModule:
+    """Compile ``source`` (a ``.cu`` path) to a cubin for ``arch``, or reuse the cached one.
+
+    Parameters
+    ----------
+    source : path-like
+        The kernel source file; ``#include "..."`` resolves against its folder, then the
+        package root.
+    name_expressions : sequence of str
+        The kernel instantiations to keep, e.g. ``"bfs_expand<int, long long>"``.
+    arch : str
+        Real architecture, ``"sm_90"`` by default.
+    defines : sequence of str
+        Extra ``-D`` macro definitions.
+    """
+    nvrtc = _nvrtc()
+    source = Path(source).resolve()
+    closure = source_closure(source)
+    version = _check(nvrtc.nvrtcVersion(), "nvrtcVersion")
+    key = _cache_key(closure, arch, name_expressions, defines, tuple(version))
+    folder = cache_dir()
+    cubin_path, names_path = folder / f"{key}.cubin", folder / f"{key}.json"
+    if cubin_path.is_file() and names_path.is_file():
+        lowered = json.loads(names_path.read_text())
+        return CompiledModule(cubin_path, lowered, arch)
+
+    prog = _check(
+        nvrtc.nvrtcCreateProgram(source.read_bytes(), source.name.encode(), 0, [], []),
+        "nvrtcCreateProgram",
+    )
+    try:
+        for expr in name_expressions:
+            _check(nvrtc.nvrtcAddNameExpression(prog, expr.encode()), "nvrtcAddNameExpression")
+        options = [f"--gpu-architecture={arch}", *_OPTIONS]
+        options += [f"-I{source.parent}", f"-I{PACKAGE_ROOT}"]
+        options += [f"-I{d}" for d in _system_include_dirs()]
+        options += [f"-D{d}" for d in defines]
+        encoded = [o.encode() for o in options]
+        (status,) = nvrtc.nvrtcCompileProgram(prog, len(encoded), encoded)
+        if int(status) != 0:
+            size = _check(nvrtc.nvrtcGetProgramLogSize(prog), "nvrtcGetProgramLogSize")
+            log = b" " * size
+            nvrtc.nvrtcGetProgramLog(prog, log)
+            raise KernelCompileError(
+                f"NVRTC could not compile {source.name} for {arch}:\n"
+                + log.decode(errors="replace").rstrip("\x00")
+            )
+        size = _check(nvrtc.nvrtcGetCUBINSize(prog), "nvrtcGetCUBINSize")
+        cubin = b" " * size
+        _check(nvrtc.nvrtcGetCUBIN(prog, cubin), "nvrtcGetCUBIN")
+        lowered = {
+            expr: _check(nvrtc.nvrtcGetLoweredName(prog, expr.encode()), "nvrtcGetLoweredName").decode()
+            for expr in name_expressions
+        }
+    finally:
+        nvrtc.nvrtcDestroyProgram(prog)
+
+    folder.mkdir(parents=True, exist_ok=True)
+    _atomic_write(cubin_path, cubin)
+    _atomic_write(names_path, json.dumps(lowered, indent=1).encode())
+    return CompiledModule(cubin_path, lowered, arch)
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    # Several processes may compile the same module at once: write aside, then rename.
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
+    os.replace(tmp, path)
+
+
+_loaded: dict[tuple, object] = {}
+
+
+def device_arch() -> str:
+    """The real architecture of the current CUDA device, e.g. ``"sm_90"``."""
+    import cupy
+
+    return f"sm_{cupy.cuda.Device().compute_capability}"  # CuPy gives e.g. "90"
+
+
+def get_kernel(source, name_expression: str, name_expressions=None, *, defines=()):
+    """A launchable CuPy function for one instantiation in ``source``, on the current device.
+
+    ``name_expressions`` lists every instantiation the module should hold (compiled together,
+    so one module load serves all); it defaults to just ``name_expression``.
+    """
+    import cupy
+
+    exprs = tuple(name_expressions or (name_expression,))
+    arch = device_arch()
+    device = cupy.cuda.Device().id
+    cache_key = (str(source), exprs, tuple(defines), arch, device)
+    module = _loaded.get(cache_key)
+    if module is None:
+        compiled = compile_module(source, exprs, arch=arch, defines=defines)
+        module = (cupy.RawModule(path=str(compiled.cubin_path)), compiled.lowered_names)
+        _loaded[cache_key] = module
+    raw, lowered = module
+    return raw.get_function(lowered[name_expression])
