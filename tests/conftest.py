@@ -1,0 +1,22 @@
+"""Test configuration: GPU tests skip with a reason on machines without a usable GPU, and fail
+instead when CUGRAPH_COMPRESSED_REQUIRE_GPU=1 (set on GPU hosts, so nothing passes by skipping)."""
+import pytest
+
+from cugraph_compressed._backend import REQUIRE_GPU_ENV, gpu_required, gpu_unavailable_reason
+
+
+@pytest.fixture(autouse=True)
+def _gpu_gate(request):
+    if request.node.get_closest_marker("gpu") is None:
+        return
+    reason = gpu_unavailable_reason()
+    if reason is None:
+        try:
+            import cugraph  # noqa: F401  (the reference every GPU test compares against)
+        except Exception as exc:
+            reason = f"cugraph is not importable ({exc})"
+    if reason is None:
+        return
+    if gpu_required():
+        pytest.fail(f"{REQUIRE_GPU_ENV} is set but the GPU backend is unusable: {reason}")
+    pytest.skip(f"needs a GPU with cuDF, cuGraph and RMM: {reason}")

@@ -1,0 +1,216 @@
+"""Building a graph: cuGraph's semantics and cuGraph's exceptions for bad input."""
+import numpy as np
+import pandas as pd
+import pytest
+
+import cugraph_compressed as cgc
+
+
+def frame(src, dst, **extra):
+    return pd.DataFrame({"source": src, "destination": dst, **extra})
+
+
+def build(df, directed=True, **kwargs):
+    return cgc.CompressedGraph(directed=directed).from_pandas_edgelist(df, **kwargs)
+
+
+# -- bad input ------------------------------------------------------------------------------------
+def test_non_pandas_input_is_a_type_error():
+    with pytest.raises(TypeError, match="not a pandas DataFrame"):
+        cgc.CompressedGraph().from_pandas_edgelist({"source": [0], "destination": [1]})
+
+
+def test_pandas_frame_given_to_from_cudf_edgelist_is_a_type_error():
+    with pytest.raises(TypeError, match="cudf.DataFrame"):
+        cgc.CompressedGraph().from_cudf_edgelist(frame([0], [1]))
+
+
+def test_missing_columns_are_named():
+    with pytest.raises(ValueError, match="'dst'"):
+        build(frame([0], [1]), destination="dst")
+    with pytest.raises(ValueError, match="'w'"):
+        build(frame([0], [1]), weight="w")
+
+
+def test_unsigned_ids_need_renumbering():
+    df = frame(np.array([0, 1], np.uint32), np.array([1, 2], np.uint32))
+    with pytest.raises(ValueError, match="uint32.*[Uu]nsigned"):
+        build(df, renumber=False)
+    G = build(df)  # renumbered, as cuGraph does
+    assert G.renumbered and G.number_of_vertices() == 3
+    assert cgc.bfs(G, np.uint32(2))["vertex"].dtype == np.uint32
+
+
+@pytest.mark.parametrize("ids", [["a", "b"], [0.5, 1.5], np.array([0, 1], np.int16)])
+def test_non_int32_int64_ids_need_renumbering(ids):
+    with pytest.raises(ValueError, match="renumber"):
+        build(frame(ids, ids[::-1]), renumber=False)
+
+
+def test_negative_ids_without_renumbering_name_the_value():
+    with pytest.raises(ValueError, match="-7"):
+        build(frame([0, -7], [1, 2]), renumber=False)
+
+
+def test_null_ids_are_rejected():
+    df = frame(pd.array([0, None], dtype="Int64"), pd.array([1, 2], dtype="Int64"))
+    with pytest.raises(ValueError, match="1 null"):
+        build(df)
+
+
+def test_edge_attr_excludes_weight():
+    df = frame([0], [1], w=[1.0])
+    with pytest.raises(ValueError, match="edge_attr"):
+        build(df, edge_attr="w", weight="w")
+    with pytest.raises(ValueError, match="2 columns"):
+        build(df, edge_attr=["w", "w"])
+
+
+def test_symmetrize_only_for_undirected():
+    with pytest.raises(ValueError, match="symmetrized"):
+        build(frame([0], [1]), directed=True, symmetrize=True)
+
+
+def test_edge_ids_cannot_be_symmetrized():
+    df = frame([0], [1], eid=[5])
+    with pytest.raises(ValueError, match="Edge Ids or Types"):
+        build(df, directed=False, edge_id="eid")
+
+
+def test_undirected_without_symmetrize_needs_symmetric_input():
+    with pytest.raises(ValueError, match="not symmetric"):
+        build(frame([0], [1]), directed=False, symmetrize=False)
+    G = build(frame([0, 1], [1, 0]), directed=False, symmetrize=False)
+    assert G.number_of_edges() == 1
+
+
+def test_second_load_is_a_runtime_error():
+    G = build(frame([0], [1]))
+    with pytest.raises(RuntimeError, match="already has values"):
+        G.from_pandas_edgelist(frame([0], [1]))
+
+
+def test_unknown_format_and_layout_parameter():
+    with pytest.raises(ValueError, match="'zip'.*csr"):
+        cgc.CompressedGraph(format="zip")
+    with pytest.raises(TypeError):
+        cgc.CompressedGraph(format="csr", block_size=3)
+    with pytest.raises(TypeError, match="force_64bit"):
+        cgc.CompressedGraph(format="csr", force_64bit="yes")
+
+
+@pytest.mark.parametrize("vertices, match", [
+    ([0, 1, 1, 2], "duplicate"),
+    ([0, 1], "missing from vertices"),
+])
+def test_vertices_must_cover_the_edges_once(vertices, match):
+    with pytest.raises(ValueError, match=match):
+        build(frame([0, 1], [1, 2]), vertices=vertices)
+
+
+def test_vertices_without_renumbering_must_be_0_to_v_minus_1():
+    with pytest.raises(ValueError, match="0 .. V-1"):
+        build(frame([0, 1], [1, 2]), renumber=False, vertices=[2, 1, 0])
+    G = build(frame([0, 1], [1, 2]), renumber=False, vertices=[0, 1, 2])
+    assert G.number_of_vertices() == 3
+
+
+def test_bfs_argument_errors_match_cugraph():
+    G = build(frame([0, 1], [1, 2]), renumber=False)
+    with pytest.raises(TypeError, match="must specify 'start'"):
+        cgc.bfs(G)
+    with pytest.raises(TypeError, match="both"):
+        cgc.bfs(G, start=0, i_start=0)
+    with pytest.raises(TypeError, match="directed"):
+        cgc.bfs(G, 0, directed=True)
+    with pytest.raises(ValueError, match="start vertex 3 .*0 .. 2"):
+        cgc.bfs(G, 3)
+    with pytest.raises(ValueError, match="start vertex -1"):
+        cgc.bfs(G, [0, -1])
+    with pytest.raises(ValueError, match="empty"):
+        cgc.bfs(G, [])
+    with pytest.raises(TypeError, match="depth_limit"):
+        cgc.bfs(G, 0, depth_limit=1.5)
+    assert cgc.bfs(G, i_start=1)["distance"].tolist()[1:] == [0, 1]
+
+
+def test_bfs_on_an_unbuilt_graph():
+    with pytest.raises(ValueError, match="empty"):
+        cgc.bfs(cgc.CompressedGraph(), 0)
+
+
+def test_bfs_on_a_foreign_graph_goes_to_cugraph():
+    import importlib.util
+
+    if importlib.util.find_spec("cugraph") is None:
+        with pytest.raises(TypeError, match="not importable"):
+            cgc.bfs(object(), 0)
+
+
+def test_string_start_not_in_graph():
+    G = build(frame(["a", "b"], ["b", "c"]))
+    with pytest.raises(ValueError, match="'z'"):
+        cgc.bfs(G, "z")
+
+
+# -- semantics --------------------------------------------------------------------------------------
+def test_parallel_edges_keep_the_smallest_weight():
+    df = frame([0, 0, 0, 1], [1, 1, 1, 2], w=[5.0, 2.0, 7.0, 1.0])
+    edges = build(df, weight="w", renumber=False).view_edge_list()
+    assert edges.to_dict("list") == {"source": [0, 1], "destination": [1, 2], "w": [2.0, 1.0]}
+
+
+def test_undirected_edge_given_both_ways_gets_the_mean_weight():
+    df = frame([0, 1, 1], [1, 0, 0], weight=[2.0, 4.0, 9.0])
+    G = build(df, directed=False, weight="weight", renumber=False)
+    assert G.view_edge_list().to_dict("list") == {"source": [0], "destination": [1], "weight": [3.0]}
+    assert G.number_of_edges() == 1 and G.number_of_edges(directed_edges=True) == 2
+
+
+def test_undirected_edge_counts_self_loops_once():
+    G = build(frame([0, 1, 2], [0, 2, 1]), directed=False, renumber=False)
+    assert G.number_of_edges() == 2
+    assert G.number_of_edges(directed_edges=True) == 3
+
+
+def test_edge_properties_follow_their_edge():
+    df = frame([2, 0, 1, 0], [0, 1, 2, 1], w=[1.0, 3.0, 2.0, 0.5], eid=[10, 11, 12, 13], et=[7, 8, 9, 6])
+    G = build(df, edge_attr=["w", "eid", "et"], renumber=False)
+    edges = G.view_edge_list().sort_values(["source", "destination"]).reset_index(drop=True)
+    assert edges.to_dict("list") == {"source": [0, 1, 2], "destination": [1, 2, 0],
+                                     "w": [0.5, 2.0, 1.0], "eid": [13, 12, 10], "et": [6, 9, 7]}
+
+
+def test_integer_weights_become_floats():
+    G = build(frame([0], [1], w=np.array([3], np.int32)), weight="w")
+    assert G.view_edge_list()["w"].dtype == np.float32
+    G = build(frame([0], [1], w=np.array([3], np.int64)), weight="w")
+    assert G.view_edge_list()["w"].dtype == np.float64
+
+
+def test_vertex_dtype_rules():
+    i32 = np.array([0, 1], np.int32)
+    i64 = np.array([1, 2], np.int64)
+    assert build(frame(i32, i32[::-1])).vertex_dtype == np.int32
+    assert build(frame(i64, i64[::-1])).vertex_dtype == np.int64
+    assert build(frame(i32, i64)).vertex_dtype == np.int64  # mixed widths widen
+    strings = frame(["a", "b"], ["b", "c"])
+    assert build(strings).vertex_dtype == np.int32
+    # cuGraph: renumbered ids are int64 when any column read is int64, weights included.
+    assert build(strings.assign(w=np.array([1, 2], np.int64)), weight="w").vertex_dtype == np.int64
+
+
+def test_view_edge_list_of_undirected_graph_lists_each_edge_once():
+    df = frame([3, 1, 2, 2], [1, 3, 3, 2])
+    edges = build(df, directed=False, renumber=False).view_edge_list()
+    pairs = sorted(zip(edges["source"], edges["destination"]))
+    assert pairs == [(1, 3), (2, 2), (2, 3)]
+
+
+def test_nodes_and_sizes():
+    df = frame(np.array([5, 9], np.int32), np.array([9, 7], np.int32))
+    G = build(df)
+    assert G.nodes().tolist() == [5, 7, 9]
+    sizes = G.nbytes_by_component()
+    assert sizes["offsets"] == 4 * 4 and sizes["indices"] == 2 * 4 and sizes["renumber_map"] == 3 * 4
+    assert G.nbytes == sum(sizes.values())

@@ -1,0 +1,197 @@
+"""GPU BFS against cuGraph itself and against the host backend (run with -m gpu on a GPU host)."""
+import inspect
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import cugraph_compressed as cgc
+from cugraph_compressed.generators import rmat_edgelist
+from graphs import check_against_scipy, random_edges
+
+pytestmark = pytest.mark.gpu
+
+
+def to_device(df):
+    import cudf
+
+    return cudf.DataFrame.from_pandas(df)
+
+
+def compare_with_cugraph(df, directed, start, *, renumber=True, depth_limit=None, **layout):
+    """Our device BFS equals cuGraph's distances; our predecessors are valid; both agree with
+    SciPy and with our host backend.  The input is deduplicated before either library sees it."""
+    import cudf
+    import cugraph
+
+    df = df.drop_duplicates(ignore_index=True)
+    host_df = df.to_pandas() if hasattr(df, "to_pandas") else df
+    device_df = df if hasattr(df, "to_pandas") else to_device(df)
+    G = cgc.CompressedGraph(directed=directed, **layout).from_cudf_edgelist(device_df, renumber=renumber)
+    G.validate()
+    ours = cgc.bfs(G, start, depth_limit=depth_limit)
+    assert isinstance(ours, cudf.DataFrame)
+
+    reference = cugraph.Graph(directed=directed)
+    reference.from_cudf_edgelist(device_df, source="source", destination="destination", renumber=renumber)
+    cu_start = cudf.Series(start) if isinstance(start, list) else start
+    theirs = cugraph.bfs(reference, cu_start, depth_limit=depth_limit)
+    assert sorted(ours.columns) == sorted(theirs.columns)
+    for column in ("vertex", "distance"):
+        assert ours[column].dtype == theirs[column].dtype, column
+    o = ours.to_pandas().set_index("vertex").sort_index()
+    t = theirs.to_pandas().set_index("vertex").sort_index()
+    assert o.index.equals(t.index)
+    assert np.array_equal(o["distance"].to_numpy(), t["distance"].to_numpy())
+    check_against_scipy(host_df, ours.to_pandas(), directed, start, depth_limit)
+
+    host = cgc.CompressedGraph(directed=directed, **layout).from_pandas_edgelist(host_df, renumber=renumber)
+    h = cgc.bfs(host, start, depth_limit=depth_limit).set_index("vertex").sort_index()
+    assert np.array_equal(o["distance"].to_numpy(), h["distance"].to_numpy())
+    return G
+
+
+@pytest.mark.parametrize("directed", [True, False])
+def test_random_graph_int32(directed):
+    df = random_edges(5000, 40000, 21, dtype=np.int32)
+    compare_with_cugraph(df, directed, int(df["source"][0]), renumber=False)
+
+
+def test_multi_source_with_depth_limit():
+    df = random_edges(20000, 60000, 22, dtype=np.int32)
+    compare_with_cugraph(df, True, [1, 2, 3, 5000], renumber=False, depth_limit=3)
+
+
+@pytest.mark.parametrize("directed", [True, False])
+def test_rmat_scale_18(directed):
+    df = rmat_edgelist(18, seed=5, backend="device")
+    start = int(df["source"].iloc[0])
+    compare_with_cugraph(df, directed, start, renumber=False)
+
+
+def test_skewed_hub_vertex():
+    rng = np.random.default_rng(23)
+    n = 300_000
+    hub = pd.DataFrame({"source": np.zeros(150_000, np.int32),
+                        "destination": rng.choice(np.arange(1, n, dtype=np.int32), 150_000, replace=False)})
+    df = pd.concat([hub, random_edges(n, 400_000, 24, dtype=np.int32)], ignore_index=True)
+    compare_with_cugraph(df, True, 0, renumber=False)
+
+
+def test_non_contiguous_int64_ids_renumbered():
+    base = random_edges(3000, 20000, 25)
+    df = pd.DataFrame({"source": base["source"] * 7919 + 2**35, "destination": base["destination"] * 7919 + 2**35})
+    compare_with_cugraph(df, False, int(df["source"][3]))
+
+
+def test_forced_64_bit_csr():
+    df = random_edges(4000, 30000, 26, dtype=np.int32)
+    G = compare_with_cugraph(df, True, 7, renumber=False, force_64bit=True)
+    assert G._layout.offsets.dtype == np.int64 and G._layout.indices.dtype == np.int64
+
+
+def test_string_ids():
+    base = random_edges(2000, 8000, 27)
+    df = pd.DataFrame({"source": "n" + base["source"].astype(str), "destination": "n" + base["destination"].astype(str)})
+    G = cgc.CompressedGraph(directed=False).from_cudf_edgelist(to_device(df.drop_duplicates()))
+    start = df["source"][0]
+    ours = cgc.bfs(G, start).to_pandas()
+    fixed = ours.assign(predecessor=ours["predecessor"].where(ours["predecessor"].notna(), -1))
+    check_against_scipy(df, fixed, False, start)
+
+
+def test_return_predecessors_false_matches_cugraph():
+    import cugraph
+
+    df = to_device(random_edges(1000, 5000, 28, dtype=np.int32).drop_duplicates())
+    G = cgc.CompressedGraph(directed=True).from_cudf_edgelist(df, renumber=False)
+    reference = cugraph.Graph(directed=True)
+    reference.from_cudf_edgelist(df, renumber=False)
+    ours = cgc.bfs(G, 0, return_predecessors=False)
+    theirs = cugraph.bfs(reference, 0, return_predecessors=False)
+    assert ours["predecessor"].dtype == theirs["predecessor"].dtype
+    assert ours["predecessor"].null_count == theirs["predecessor"].null_count
+    assert (ours["predecessor"].fillna(-7) == theirs["predecessor"].fillna(-7)).all()
+
+
+def test_errors_on_the_device():
+    df = to_device(pd.DataFrame({"source": np.array([0, 1], np.int32), "destination": np.array([1, 2], np.int32)}))
+    G = cgc.CompressedGraph(directed=True).from_cudf_edgelist(df, renumber=False)
+    with pytest.raises(ValueError, match="start vertex 3"):
+        cgc.bfs(G, 3)
+    with pytest.raises(ValueError, match="renumber"):
+        cgc.CompressedGraph().from_cudf_edgelist(df.astype("float32"), renumber=False)
+    assert cgc.bfs(G, 0)["distance"].to_arrow().to_pylist() == [0, 1, 2]  # context still healthy
+
+
+def test_plain_cugraph_graph_goes_to_cugraph():
+    import cugraph
+
+    df = to_device(pd.DataFrame({"source": np.array([0, 1], np.int32), "destination": np.array([1, 2], np.int32)}))
+    reference = cugraph.Graph(directed=True)
+    reference.from_cudf_edgelist(df, renumber=False)
+    result = cgc.bfs(reference, 0)
+    expected = cugraph.bfs(reference, 0)
+    assert result.sort_values("vertex").to_pandas().reset_index(drop=True).equals(
+        expected.sort_values("vertex").to_pandas().reset_index(drop=True))
+
+
+def _params(fn):
+    return [(p.name, p.default) for p in inspect.signature(fn).parameters.values()]
+
+
+def test_signatures_match_installed_cugraph():
+    import cugraph
+
+    assert _params(cgc.bfs) == _params(cugraph.bfs)
+    assert _params(cgc.CompressedGraph.from_cudf_edgelist) == _params(cugraph.Graph.from_cudf_edgelist)
+    ours = dict(_params(cgc.CompressedGraph.from_pandas_edgelist))
+    for name, default in _params(cugraph.Graph.from_pandas_edgelist)[1:]:
+        assert name in ours and ours[name] == default, name
+
+
+# -- memory: RMM everywhere, clean errors, no leaks ---------------------------------------------
+@pytest.fixture
+def rmm_statistics():
+    import rmm
+
+    previous = rmm.mr.get_current_device_resource()
+    rmm.statistics.enable_statistics()
+    try:
+        yield lambda: rmm.statistics.get_statistics().current_bytes
+    finally:
+        rmm.mr.set_current_device_resource(previous)
+
+
+def test_graph_buffers_come_from_rmm(rmm_statistics):
+    df = to_device(random_edges(10000, 80000, 29, dtype=np.int32).drop_duplicates())
+    before = rmm_statistics()
+    G = cgc.CompressedGraph(directed=True).from_cudf_edgelist(df, renumber=False)
+    grown = rmm_statistics() - before
+    assert G.nbytes <= grown <= G.nbytes + (1 << 20)
+
+
+def test_repeated_bfs_leaks_nothing(rmm_statistics):
+    df = to_device(random_edges(10000, 80000, 30, dtype=np.int32))
+    G = cgc.CompressedGraph(directed=True).from_cudf_edgelist(df, renumber=False)
+    del cgc.bfs(G, 0)["vertex"]
+    before = rmm_statistics()
+    for start in range(5):
+        result = cgc.bfs(G, start)
+        del result
+    assert rmm_statistics() == before
+
+
+def test_memory_limit_raises_memory_error():
+    import rmm
+
+    df = to_device(random_edges(100000, 1_000_000, 31, dtype=np.int32))
+    previous = rmm.mr.get_current_device_resource()
+    rmm.mr.set_current_device_resource(rmm.mr.LimitingResourceAdaptor(previous, allocation_limit=1 << 20))
+    try:
+        with pytest.raises(MemoryError):
+            cgc.CompressedGraph(directed=True).from_cudf_edgelist(df, renumber=False)
+    finally:
+        rmm.mr.set_current_device_resource(previous)
+    G = cgc.CompressedGraph(directed=True).from_cudf_edgelist(df, renumber=False)
+    assert int(cgc.bfs(G, 0)["distance"].min()) == 0
