@@ -260,10 +260,14 @@ class CompressedGraph:
             bad = found < 0
         if bool(bad.any()):
             first = series.iloc[int(xp.argmax(bad))]
-            raise ValueError(
-                f"one or more vertices are invalid: {what} vertex {first!r} is not in the graph "
-                + (f"(ids are 0 .. {n - 1})" if self._renumber_map is None else f"({n} vertices)")
-            )
+            first = first.item() if hasattr(first, "item") else first
+            if n == 0:
+                bound = "(the graph has no vertices)"
+            elif self._renumber_map is None:
+                bound = f"(ids are 0 .. {n - 1})"
+            else:
+                bound = f"(it has {n} vertices)"
+            raise ValueError(f"one or more vertices are invalid: {what} vertex {first!r} is not in the graph {bound}")
         return found.astype(self.vertex_dtype)
 
     def _no_ids(self):

@@ -21,3 +21,15 @@ def check_graph(G) -> bool:
 def vertex_sentinel(dtype):
     """Distance of an unreachable vertex: the largest value of the vertex dtype (cuGraph's)."""
     return np.iinfo(np.dtype(dtype)).max
+
+
+def cugraph_module():
+    """cuGraph itself, for graphs that are not ours; TypeError when it is not installed."""
+    try:
+        import cugraph
+    except ImportError as exc:
+        raise TypeError(
+            "this function takes a CompressedGraph; other graph types go to cuGraph, "
+            f"which is not importable here ({exc})"
+        ) from None
+    return cugraph

@@ -13,7 +13,8 @@ from pathlib import Path
 import numpy as np
 
 from .._backend import HOST, device_allocations
-from ._common import check_graph, vertex_sentinel
+from ..kernels import get_kernel, register
+from ._common import check_graph, cugraph_module as _cugraph, vertex_sentinel
 
 KERNELS = Path(__file__).with_name("bfs.cu")
 _CTYPES = {np.dtype(np.int32): "int", np.dtype(np.int64): "long long"}
@@ -31,13 +32,15 @@ def bfs(G, start=None, depth_limit=None, i_start=None, directed=None, return_pre
     start : scalar, list, array or Series
         Start vertex id(s), in the user's ids.  Several starts run one multi-source search.
     depth_limit : int, optional
-        Only vertices at most this many hops from a start are reached.
+        Only vertices at most this many hops from a start are reached; None, 0 or a negative
+        value means no limit (cuGraph's reading).
     i_start : optional
-        Deprecated alias of ``start`` (cuGraph's).
-    directed : optional
-        Ignored, as in cuGraph: the graph's own directedness is used.
+        Alias of ``start`` (cuGraph's); give one of the two.
+    directed : None
+        Must stay None for a graph, as in cuGraph: the graph's own directedness is used.
     return_predecessors : bool
-        When False the ``predecessor`` column holds -1 everywhere.
+        When False no predecessors are returned: the ``predecessor`` column is all null for
+        int32/int64 ids (what cuGraph returns), -1 for other id types.
 
     Returns
     -------
@@ -48,23 +51,28 @@ def bfs(G, start=None, depth_limit=None, i_start=None, directed=None, return_pre
 
     Raises
     ------
+    TypeError
+        No start, both ``start`` and ``i_start``, ``directed`` given, or a non-integer
+        ``depth_limit``.
     ValueError
-        No start, a start not in the graph, or a negative ``depth_limit``.
+        A start vertex that is not in the graph (the message names it), or an empty start list.
     """
     if not check_graph(G):
-        import cugraph
-
-        return cugraph.bfs(G, start=start, depth_limit=depth_limit, i_start=i_start,
-                           directed=directed, return_predecessors=return_predecessors)
-    if start is None:
-        start = i_start
-    if start is None:
-        raise ValueError("bfs needs a start vertex: pass start=<vertex id>")
-    if depth_limit is not None:
-        if isinstance(depth_limit, bool) or not isinstance(depth_limit, (int, np.integer)):
-            raise TypeError(f"depth_limit must be an int or None, got {depth_limit!r}")
-        if depth_limit < 0:
-            raise ValueError(f"depth_limit={depth_limit} is negative; it must be >= 0 or None")
+        return _cugraph().bfs(G, start=start, depth_limit=depth_limit, i_start=i_start,
+                              directed=directed, return_predecessors=return_predecessors)
+    # Argument errors are cuGraph's, type for type.
+    if start is not None and i_start is not None:
+        raise TypeError("cannot specify both 'start' and 'i_start'")
+    if start is None and i_start is None:
+        raise TypeError("must specify 'start' or 'i_start', but not both")
+    if directed is not None:
+        raise TypeError("'directed' cannot be specified for a Graph-type input")
+    start = i_start if start is None else start
+    if depth_limit is not None and (isinstance(depth_limit, bool)
+                                    or not isinstance(depth_limit, (int, np.integer))):
+        raise TypeError(f"depth_limit must be an int or None, got {depth_limit!r}")
+    if depth_limit is not None and depth_limit <= 0:
+        depth_limit = None  # cuGraph reads 0 and negative limits as "no limit"
     sources = G._internal_ids(start, "start")
     layout = G._layout
     if G.backend == HOST:
@@ -118,11 +126,12 @@ def kernel_instantiations():
     return names
 
 
+register(KERNELS, kernel_instantiations)
+
+
 def bfs_device(layout, sources, depth_limit, dtype):
     """Level-synchronous BFS on the GPU with the kernels of ``bfs.cu``; returns (dist, pred)."""
     import cupy as cp
-
-    from ..kernels import get_kernel
 
     dtype = np.dtype(dtype)
     seed_name, degrees_name, expand_name = _kernel_names(dtype, layout)

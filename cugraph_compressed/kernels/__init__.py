@@ -114,7 +114,9 @@ def _cache_key(closure, arch, name_expressions, defines, version) -> str:
     digest = hashlib.sha256()
     digest.update(repr((version, _OPTIONS, arch, tuple(name_expressions), tuple(defines))).encode())
     for path in closure:
-        digest.update(str(path.relative_to(PACKAGE_ROOT)).encode())
+        # Location-independent, so a cache directory stays valid on another machine.
+        inside = path.is_relative_to(PACKAGE_ROOT)
+        digest.update(str(path.relative_to(PACKAGE_ROOT) if inside else path.name).encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:32]
 
@@ -188,6 +190,20 @@ def _atomic_write(path: Path, data: bytes) -> None:
     with os.fdopen(fd, "wb") as f:
         f.write(data)
     os.replace(tmp, path)
+
+
+_registry: dict[Path, object] = {}
+
+
+def register(source, instantiations) -> None:
+    """Record a kernel source and a callable listing every instantiation its driver launches,
+    so that :func:`registered` (and CI) can compile them all."""
+    _registry[Path(source).resolve()] = instantiations
+
+
+def registered() -> dict:
+    """Every registered kernel source and its instantiations: ``{path: [name, ...]}``."""
+    return {path: list(fn()) for path, fn in _registry.items()}
 
 
 _loaded: dict[tuple, object] = {}
