@@ -22,6 +22,7 @@ its own (seed-independent) scrambling, so host and device graphs differ for the 
 
 import functools
 import numbers
+import sys
 
 import numpy as np
 
@@ -33,7 +34,6 @@ _CHUNK_EDGES = 1 << 20
 _SCRAMBLE_ROUNDS = 4
 # Independent sub-streams of one seed: edge placement, weights, vertex-id permutation.
 _STREAM_EDGES, _STREAM_WEIGHTS, _STREAM_SCRAMBLE = 0, 1, 2
-_LOW32 = np.uint64(0xFFFFFFFF)
 
 
 def rmat_edgelist(scale, edge_factor=16, *, a=0.57, b=0.19, c=0.19, seed=42, scramble=True,
@@ -112,7 +112,8 @@ def scramble_vertex_ids(ids, scale, *, seed=42):
     if ids.size and (ids.min() < 0 or x.max() >> np.uint64(scale)):
         raise ValueError(f"scramble_vertex_ids: ids must lie in [0, 2**{scale}); "
                          f"got values in [{ids.min()}, {ids.max()}]")
-    return _scramble(x, scale, _scramble_keys(seed))
+    _scramble(x, scale, _scramble_keys(seed))
+    return x
 
 
 # ----------------------------------------------------------------------------- validation
@@ -155,6 +156,7 @@ def _host_rmat(scale, num_edges, a, b, c, seed, scramble, weighted):
     import pandas as pd
 
     dtype = _id_dtype(scale)
+    acc = np.uint32 if scale <= 32 else np.uint64     # narrow accumulators: half the traffic
     src_out = np.empty(num_edges, dtype=dtype)
     dst_out = np.empty(num_edges, dtype=dtype)
     steps = [_LEVELS_PER_DRAW] * (scale // _LEVELS_PER_DRAW)
@@ -162,26 +164,30 @@ def _host_rmat(scale, num_edges, a, b, c, seed, scramble, weighted):
         steps.append(scale % _LEVELS_PER_DRAW)
     tables = {k: _alias_table(a, b, c, k) for k in set(steps)}
     bitgen = np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(_STREAM_EDGES,)))
-    keys = _scramble_keys(seed) if scramble else None
+    keys = [(acc(m), acc(d)) for m, d in _scramble_keys(seed)] if scramble else None
+    # Bits 48..63 and 0..31 of each raw draw, read through views rather than shifts.
+    top16, low32 = (3, 0) if sys.byteorder == "little" else (0, 1)
 
     for start in range(0, num_edges, _CHUNK_EDGES):
         m = min(_CHUNK_EDGES, num_edges - start)
-        src = np.zeros(m, dtype=np.uint64)
-        dst = np.zeros(m, dtype=np.uint64)
+        src = np.zeros(m, dtype=acc)
+        dst = np.zeros(m, dtype=acc)
         for k in steps:
             threshold, alias = tables[k]
             raw = bitgen.random_raw(m)
-            cell = raw >> np.uint64(64 - 2 * k)          # top 2k bits choose a cell
-            keep = (raw & _LOW32) < threshold[cell]        # low 32 bits: keep it or its alias
-            cell = np.where(keep, cell, alias[cell])
+            cell = raw.view(np.uint16)[top16::4]
+            if k < _LEVELS_PER_DRAW:
+                cell = cell >> np.uint16(16 - 2 * k)          # the top 2k bits choose a cell
+            keep = raw.view(np.uint32)[low32::2] < threshold[cell]
+            cell = np.where(keep, cell, alias[cell])          # ... or its alias
             # cell = (source bits << k) | destination bits, most significant level first
-            src <<= np.uint64(k)
-            src |= cell >> np.uint64(k)
-            dst <<= np.uint64(k)
-            dst |= cell & np.uint64((1 << k) - 1)
+            src <<= acc(k)
+            src |= cell >> np.uint16(k)
+            dst <<= acc(k)
+            dst |= cell & np.uint16((1 << k) - 1)
         if keys is not None:
-            src = _scramble(src, scale, keys)
-            dst = _scramble(dst, scale, keys)
+            _scramble(src, scale, keys)
+            _scramble(dst, scale, keys)
         src_out[start:start + m] = src
         dst_out[start:start + m] = dst
 
@@ -200,8 +206,9 @@ def _alias_table(a, b, c, k):
     """Walker alias table over the joint outcome of k R-MAT levels.
 
     Cell ``(s << k) | t`` (s, t k-bit source / destination fragments) has probability
-    ``prod_j P[s_j, t_j]`` with ``P = [[a, b], [c, d]]``.  Returns (threshold, alias):
-    threshold[i] in [0, 2**32] as uint64, alias[i] uint64.
+    ``prod_j P[s_j, t_j]`` with ``P = [[a, b], [c, d]]``.  Returns (threshold, alias), uint32
+    and uint16: draw a cell i uniformly and a 32-bit u; keep i when u < threshold[i], else take
+    alias[i].
     """
     d = max(0.0, 1.0 - a - b - c)
     level = np.array([[a, b], [c, d]], dtype=np.float64)
@@ -211,7 +218,7 @@ def _alias_table(a, b, c, k):
     n = joint.size
     scaled = (joint.ravel() * (n / joint.sum())).tolist()   # mean 1; lists: fast scalar access
     threshold = np.ones(n, dtype=np.float64)
-    alias = np.arange(n, dtype=np.uint64)
+    alias = np.arange(n, dtype=np.uint16)
     small = [i for i in range(n) if scaled[i] < 1.0]
     large = [i for i in range(n) if scaled[i] >= 1.0]
     # Vose's pairing: each under-full cell is topped up by one over-full cell.
@@ -221,8 +228,9 @@ def _alias_table(a, b, c, k):
         alias[lo] = hi
         scaled[hi] -= 1.0 - scaled[lo]
         (small if scaled[hi] < 1.0 else large).append(hi)
-    # Leftovers differ from 1 only by rounding: they keep themselves (threshold 1).
-    threshold = np.round(threshold * 2.0**32).astype(np.uint64)
+    # Leftovers differ from 1 only by rounding: they keep themselves (threshold 1, alias self,
+    # so capping their threshold at 2**32 - 1 changes nothing; elsewhere it is a 2**-32 shift).
+    threshold = np.minimum(np.round(threshold * 2.0**32), 2.0**32 - 1).astype(np.uint32)
     return threshold, alias
 
 
@@ -233,12 +241,13 @@ def _scramble_keys(seed):
 
 
 def _scramble(x, scale, keys):
+    """Permute scale-bit ids in place (x: uint32 or uint64 array, keys of the same dtype)."""
     # Every step is a bijection of scale-bit integers: multiplying by an odd number and adding
-    # modulo 2**scale (uint64 arithmetic wraps modulo 2**64, a multiple of 2**scale), and
-    # x ^= x >> s with s >= 1 (the top s bits are unchanged, so the rest can be peeled back).
-    # Works in place on x (a uint64 array the caller owns).
-    mask = np.uint64((1 << scale) - 1)
-    shift = np.uint64(max(1, (scale + 1) // 2))
+    # modulo 2**scale (unsigned arithmetic wraps modulo 2**32 or 2**64, multiples of 2**scale),
+    # and x ^= x >> s with s >= 1 (the top s bits are unchanged, so the rest can be peeled back).
+    t = x.dtype.type
+    mask = t((1 << scale) - 1)
+    shift = t(max(1, (scale + 1) // 2))
     for mul, add in keys:
         x *= mul
         x += add

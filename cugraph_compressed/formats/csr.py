@@ -52,7 +52,7 @@ class CSRLayout(Layout):
         offsets = xp.zeros(num_vertices + 1, dtype=offset_dtype)
         if num_edges:
             counts = xp.bincount(src, minlength=num_vertices)
-            xp.cumsum(counts, out=offsets[1:])
+            offsets[1:] = xp.cumsum(counts)
         indices = dst.astype(index_dtype, copy=False)
         return cls(xp, num_vertices, num_edges, {"offsets": offsets, "indices": indices},
                    {"force_64bit": bool(force_64bit)})
