@@ -45,25 +45,40 @@ template <typename View, typename D>
 __device__ void bfs_expand_impl(const View& g, const D* frontier, const int64_t* scan, int64_t n,
                                 int64_t total, uint32_t* visited, D* dist, D* pred, D* next,
                                 unsigned long long* next_size, D next_level) {
-  __shared__ int64_t owners[2];  // frontier index range [owners[0], owners[1]) of this tile
-  const int64_t tile_begin = (int64_t)blockIdx.x * BFS_BLOCK * BFS_ITEMS;
-  const int64_t tile_end = min(tile_begin + (int64_t)BFS_BLOCK * BFS_ITEMS, total);
+  constexpr int TILE = BFS_BLOCK * BFS_ITEMS;
+  __shared__ int64_t owners[3];      // frontier range [lo, hi) of this tile, scan[lo - 1]
+  __shared__ int64_t tile_scan[TILE];  // scan[lo, hi) when it fits: searched ITEMS times per thread
+  const int64_t tile_begin = (int64_t)blockIdx.x * TILE;
+  const int64_t tile_end = min(tile_begin + (int64_t)TILE, total);
   if (threadIdx.x == 0) {
     owners[0] = upper_bound(scan, (int64_t)0, n, tile_begin);
     owners[1] = upper_bound(scan, owners[0], n, tile_end - 1) + 1;
+    owners[2] = owners[0] ? scan[owners[0] - 1] : 0;
   }
   __syncthreads();
-  const int64_t lo = owners[0], hi = owners[1];
+  const int64_t lo = owners[0], hi = owners[1], before = owners[2];
+  // Zero-degree frontier vertices can make the range longer than the tile; then search globally.
+  const bool local = hi - lo <= TILE;
+  if (local)
+    for (int64_t k = threadIdx.x; k < hi - lo; k += BFS_BLOCK) tile_scan[k] = scan[lo + k];
+  __syncthreads();
 #pragma unroll
   for (int j = 0; j < BFS_ITEMS; ++j) {
     const int64_t e = tile_begin + (int64_t)j * BFS_BLOCK + threadIdx.x;
     bool take = false;
     int64_t v = 0;
     if (e < tile_end) {
-      const int64_t i = upper_bound(scan, lo, hi, e);  // scan[i - 1] <= e < scan[i]
-      const int64_t rank = e - (i ? scan[i - 1] : 0);
+      int64_t i, start;  // owner's frontier index and the scan value before it: start <= e < scan[i]
+      if (local) {
+        const int64_t k = upper_bound(tile_scan, (int64_t)0, hi - lo, e);
+        i = lo + k;
+        start = k ? tile_scan[k - 1] : before;
+      } else {
+        i = upper_bound(scan, lo, hi, e);
+        start = i > lo ? scan[i - 1] : before;
+      }
       const int64_t u = frontier[i];
-      v = g.neighbor(g.begin(u), rank);
+      v = g.neighbor(g.begin(u), e - start);
       take = claim_bit(visited, v);
       if (take) {
         dist[v] = next_level;
@@ -98,3 +113,11 @@ bfs_csr_expand(const O* offsets, const V* indices, const D* frontier, const int6
   const cgc::CsrView<V, O> g{offsets, indices};
   cgc::bfs_expand_impl(g, frontier, scan, n, total, visited, dist, pred, next, next_size, next_level);
 }
+
+#ifndef __CUDACC_RTC__
+// nvcc builds (register and spill reports) need explicit instantiations; NVRTC uses name expressions.
+template __global__ void bfs_seed<int>(const int*, int64_t, uint32_t*, int*, int*, unsigned long long*);
+template __global__ void bfs_csr_degrees<int, int, int>(const int*, const int*, const int*, int64_t, int64_t*);
+template __global__ void bfs_csr_expand<int, int, int>(const int*, const int*, const int*, const int64_t*,
+    int64_t, int64_t, uint32_t*, int*, int*, int*, unsigned long long*, int);
+#endif

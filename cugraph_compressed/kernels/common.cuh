@@ -1,10 +1,14 @@
 // Small device helpers shared by every kernel source.
 #pragma once
 
+#ifdef __CUDACC_RTC__  // NVRTC has no C library headers
 typedef int int32_t;
 typedef long long int64_t;
 typedef unsigned int uint32_t;
 typedef unsigned long long uint64_t;
+#else  // nvcc, for offline inspection (-Xptxas -v, cuobjdump)
+#include <cstdint>
+#endif
 
 namespace cgc {
 
