@@ -7,8 +7,8 @@ probability ``a`` (source bit 0, destination bit 0), top-right ``b`` (0, 1), bot
 an edge's ids are drawn most significant first.  Duplicate edges and self loops are kept, as in
 Graph500 and ``cugraph.generators.rmat``: graph builders drop them.
 
-Host stream (deterministic for a given ``seed``, NumPy version-independent because it uses raw
-PCG64 output): instead of one draw per level, one 64-bit draw settles ``_LEVELS_PER_DRAW`` levels
+Host stream (deterministic for a given ``seed``; edge placement and scrambling use only raw PCG64
+output, which NumPy keeps stable across versions): instead of one draw per level, one 64-bit draw settles ``_LEVELS_PER_DRAW`` levels
 at once by sampling the joint outcome of those levels (``4**k`` cells, each the product of its
 per-level quadrant probabilities) with Walker's alias method: the top ``2k`` bits pick a cell,
 the low 32 bits accept it or take its alias.  This is exact up to 2**-32 per cell, finer than
@@ -29,7 +29,7 @@ import numpy as np
 __all__ = ["rmat_edgelist", "scramble_vertex_ids"]
 
 _MAX_SCALE = 40
-_LEVELS_PER_DRAW = 8           # 4**8 = 65536 alias cells: 768 KiB of tables, cached
+_LEVELS_PER_DRAW = 8           # 4**8 = 65536 alias cells: 384 KiB of tables, cached
 _CHUNK_EDGES = 1 << 20
 _SCRAMBLE_ROUNDS = 4
 # Independent sub-streams of one seed: edge placement, weights, vertex-id permutation.
@@ -123,7 +123,7 @@ def _check_int(name, value, lo, hi):
         raise ValueError(f"{name} must be an integer, got {value!r}")
     value = int(value)
     if value < lo or (hi is not None and value > hi):
-        bound = f"[{lo}, {hi}]" if hi is not None else f">= {lo}"
+        bound = f"in [{lo}, {hi}]" if hi is not None else f">= {lo}"
         raise ValueError(f"{name} must be {bound}, got {value}")
     return value
 
@@ -164,7 +164,9 @@ def _host_rmat(scale, num_edges, a, b, c, seed, scramble, weighted):
         steps.append(scale % _LEVELS_PER_DRAW)
     tables = {k: _alias_table(a, b, c, k) for k in set(steps)}
     bitgen = np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(_STREAM_EDGES,)))
-    keys = [(acc(m), acc(d)) for m, d in _scramble_keys(seed)] if scramble else None
+    width = np.iinfo(acc).max
+    keys = ([(acc(int(m) & width), acc(int(d) & width)) for m, d in _scramble_keys(seed)]
+            if scramble else None)
     # Bits 48..63 and 0..31 of each raw draw, read through views rather than shifts.
     top16, low32 = (3, 0) if sys.byteorder == "little" else (0, 1)
 
@@ -269,6 +271,8 @@ def _device_rmat(scale, num_edges, a, b, c, seed, scramble, weighted):
     import cupy
     from cugraph.generators import rmat
 
+    if a + b + c > 1.0:  # within _validate's rounding slack; cuGraph has none
+        c = max(0.0, 1.0 - a - b)
     df = rmat(scale, int(num_edges), a=a, b=b, c=c, seed=int(seed), clip_and_flip=False,
               scramble_vertex_ids=scramble, create_using=None)   # None: return the edge frame
     df = df.rename(columns={"src": "source", "dst": "destination"})

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.gpu
 def to_device(df):
     import cudf
 
-    return cudf.DataFrame.from_pandas(df)
+    return cudf.from_pandas(df)
 
 
 def compare_with_cugraph(df, directed, start, *, renumber=True, depth_limit=None, **layout):
@@ -43,7 +43,8 @@ def compare_with_cugraph(df, directed, start, *, renumber=True, depth_limit=None
     t = theirs.to_pandas().set_index("vertex").sort_index()
     assert o.index.equals(t.index)
     assert np.array_equal(o["distance"].to_numpy(), t["distance"].to_numpy())
-    check_against_scipy(host_df, ours.to_pandas(), directed, start, depth_limit)
+    ids = None if renumber else np.arange(G.number_of_vertices())
+    check_against_scipy(host_df, ours.to_pandas(), directed, start, depth_limit, ids=ids)
 
     host = cgc.CompressedGraph(directed=directed, **layout).from_pandas_edgelist(host_df, renumber=renumber)
     h = cgc.bfs(host, start, depth_limit=depth_limit).set_index("vertex").sort_index()

@@ -1,0 +1,55 @@
+#!/usr/bin/env python3
+"""Benchmark cuGraph and every compressed layout on Graph500 R-MAT graphs; see README.md.
+
+A thin command line over :mod:`cugraph_compressed.benchmark`: prints the table and writes the
+full record as JSON (default ``benchmarks/results/<device>-<date>.json``).
+"""
+
+import argparse
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # run from a checkout without installing
+    sys.path.insert(0, str(ROOT))
+
+from cugraph_compressed import benchmark  # noqa: E402
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--scales", type=int, nargs="+", default=[22, 24], help="R-MAT scales (22 24)")
+    p.add_argument("--directed", action="store_true", help="directed graphs (the default)")
+    p.add_argument("--undirected", action="store_true",
+                   help="undirected graphs (with --directed: both)")
+    p.add_argument("--algorithms", nargs="+", default=["bfs"], choices=benchmark.ALGORITHMS)
+    p.add_argument("--formats", nargs="+", default=None, help="layouts (default: all)")
+    p.add_argument("--repeats", type=int, default=5, help="timed runs per source (5)")
+    p.add_argument("--encode-repeats", type=int, default=3, help="timed builds (3)")
+    p.add_argument("--sources", type=int, default=4, help="BFS start vertices per graph (4)")
+    p.add_argument("--edge-factor", type=int, default=16)
+    p.add_argument("--seed", type=int, default=42)
+    p.add_argument("--backend", choices=("auto", "device", "host"), default="auto")
+    p.add_argument("--no-cugraph", action="store_true", help="leave cuGraph out")
+    p.add_argument("--out", default=None,
+                   help="JSON path (default benchmarks/results/<device>-<date>.json)")
+    p.add_argument("--git-commit", default=None,
+                   help="commit to record (default: $GIT_COMMIT, else git rev-parse HEAD)")
+    args = p.parse_args(argv)
+
+    directed = [True] if not args.undirected else ([True, False] if args.directed else [False])
+    record = benchmark.run_benchmark(
+        args.scales, directed=directed, algorithms=args.algorithms, formats=args.formats,
+        repeats=args.repeats, encode_repeats=args.encode_repeats, num_sources=args.sources,
+        edge_factor=args.edge_factor, seed=args.seed, backend=args.backend,
+        with_cugraph=not args.no_cugraph, git_commit=args.git_commit)
+    print(f"{record['device']} ({record['backend']}), commit {record['git_commit']}, "
+          f"{record['timestamp']}")
+    print(benchmark.format_table(record))
+    out = args.out or benchmark.default_json_path(record, ROOT / "benchmarks" / "results")
+    print(f"wrote {benchmark.write_json(record, out)}")
+    return 1 if any(r.get("check") == "MISMATCH" for r in record["results"]) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
