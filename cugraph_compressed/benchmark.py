@@ -117,7 +117,7 @@ def run_benchmark(scales, *, directed=True, algorithms=ALGORITHMS, formats=None,
         t0 = time.perf_counter()
         df = rmat_edgelist(scale, edge_factor, seed=seed, backend=env.gen_backend)
         if backend == "device" and env.gen_backend == "host":
-            df = env.cudf.DataFrame.from_pandas(df)
+            df = env.cudf.from_pandas(df)
         env.sync()
         generate_s = time.perf_counter() - t0
         for is_directed in directions:
