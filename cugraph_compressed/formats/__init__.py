@@ -2,6 +2,7 @@
 
 ``FORMATS`` maps each format name accepted by ``CompressedGraph(format=...)`` to its class.
 """
+from . import _bits  # noqa: F401  (registers the bit-stream kernels)
 from .base import Layout, LayoutInvariantError
 from .csr import CSRLayout
 

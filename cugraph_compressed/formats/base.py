@@ -1,12 +1,22 @@
 """The interface every layout implements, on the host (NumPy) and on the device (CuPy).
 
 A layout holds the out-neighbour lists of vertices ``0 .. num_vertices - 1`` (the in-lists when
-the graph is stored transposed).  Lists are sorted and free of duplicates.  Edge properties
-(weights, edge ids, edge types) are stored by the graph, *aligned with the layout's decode
-order*: the ``k``-th neighbour of ``v`` as decoded owns property slot ``position(v, k)``.
+the graph is stored transposed).  Lists are given to the encoder sorted and free of duplicates.
 
-The same Python code serves both backends: the layout's arrays live in the array module ``xp``
-it was encoded with, and every method works on either.
+Contract of every layout:
+
+* ``encode(src, dst, num_vertices, xp, **params)`` takes edges sorted by (src, dst) without
+  parallel edges and encodes them with NumPy (``xp is numpy``: the host reference encoder) or on
+  the GPU (``xp is cupy``: the GPU encoder).  Both produce bit-identical buffers.
+* Edge properties (weights, edge ids, edge types) are stored by the graph *aligned with the
+  layout's decode order*: the ``k``-th neighbour of ``v`` as decoded owns property slot
+  ``first_edge(v) + k`` with ``first_edge(v)`` the number of edges of the vertices before
+  ``v``.  A layout whose decode order is not the sorted order sets ``property_order`` after
+  encoding: slot ``i`` holds the properties of sorted edge ``property_order[i]``.
+* ``decode_lists`` (whole lists) and ``decode_range`` (a range of one list, started mid-list
+  the layout's way) are the host decoders; they accept a layout held in either array module.
+* ``nbytes_by_component`` sums the real buffers; ``estimate_nbytes`` predicts ``nbytes``
+  without encoding.
 """
 from __future__ import annotations
 
@@ -30,6 +40,7 @@ class Layout:
         self.num_edges = int(num_edges)
         self.arrays = arrays
         self.params = params
+        self.property_order = None  # None: properties in sorted edge order
 
     # -- construction -----------------------------------------------------------------------
     @classmethod
@@ -40,6 +51,11 @@ class Layout:
     @classmethod
     def encode(cls, src, dst, num_vertices: int, xp, **params) -> "Layout":
         """Encode edges already sorted by (src, dst) and free of parallel edges."""
+        raise NotImplementedError
+
+    @classmethod
+    def estimate_nbytes(cls, src, dst, num_vertices: int, xp, **params) -> int:
+        """``nbytes`` of the encoding of these (sorted, deduplicated) edges, without encoding."""
         raise NotImplementedError
 
     # -- size ---------------------------------------------------------------------------------
@@ -65,6 +81,14 @@ class Layout:
         """
         raise NotImplementedError
 
+    def decode_range(self, v: int, begin: int, end: int):
+        """Neighbours ``begin .. end - 1`` (ranks in decode order) of the list of ``v``, int64.
+
+        Layouts override this to start decoding mid-list; this fallback decodes the whole list.
+        """
+        _, neighbours, _ = self.decode_lists(self.xp.asarray([v], dtype=np.int64))
+        return neighbours[begin:end]
+
     def to_coo(self):
         """All edges as ``(owner, neighbour, position)`` arrays in decode order."""
         xp = self.xp
@@ -88,3 +112,10 @@ def ragged_positions(xp, starts, lengths):
     owner = xp.searchsorted(ends, index, side="right")
     rank = index - (ends - lengths)[owner]
     return owner, starts.astype(np.int64, copy=False)[owner] + rank
+
+
+def plain_csr_nbytes(num_vertices: int, num_edges: int) -> int:
+    """Bytes of the papers' baseline CSR: 32-bit column indices and the narrowest offsets
+    (32 or 64 bits) that hold ``num_edges``."""
+    offset_bytes = 4 if num_edges < 2**32 else 8
+    return 4 * int(num_edges) + offset_bytes * (int(num_vertices) + 1)

@@ -1,0 +1,25 @@
+// Reading and writing fields of a bit stream (layout documented in formats/_bits.py):
+// bit i is bit (i % 32) of word i / 32, least significant first; streams carry tail padding,
+// so reading the two words at a data position never leaves the buffer.
+#pragma once
+#include "kernels/common.cuh"
+
+namespace cgc {
+
+// The `width` (0..32) bits at bit position `pos`.
+__device__ __forceinline__ uint32_t read_bits(const uint32_t* words, uint64_t pos, int width) {
+  const uint64_t w = pos >> 5;
+  const uint64_t window = (uint64_t)words[w] | ((uint64_t)words[w + 1] << 32);
+  const uint64_t mask = width >= 32 ? 0xFFFFFFFFull : ((1ull << width) - 1ull);
+  return (uint32_t)((window >> (pos & 31)) & mask);
+}
+
+// OR `value` into the stream at bit position `pos` (at most two words are touched).
+__device__ __forceinline__ void or_bits(uint32_t* words, uint64_t pos, uint32_t value) {
+  const uint64_t shifted = (uint64_t)value << (pos & 31);
+  const uint64_t w = pos >> 5;
+  if ((uint32_t)shifted) atomicOr(words + w, (uint32_t)shifted);
+  if (shifted >> 32) atomicOr(words + w + 1, (uint32_t)(shifted >> 32));
+}
+
+}  // namespace cgc
