@@ -7,8 +7,8 @@ results).  Importing the package loads neither CuPy nor cuDF nor RMM.
 """
 from .algorithms.bfs import bfs
 from .formats import FORMATS
-from .graph import CompressedGraph
+from .graph import CompressedGraph, estimate_nbytes
 
 __version__ = "0.1.0"
 
-__all__ = ["CompressedGraph", "FORMATS", "bfs", "__version__"]
+__all__ = ["CompressedGraph", "FORMATS", "bfs", "estimate_nbytes", "__version__"]

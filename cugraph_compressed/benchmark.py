@@ -30,6 +30,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .formats.base import plain_csr_nbytes
+
 __all__ = ["ALGORITHMS", "run_benchmark", "format_table", "write_json", "default_json_path"]
 
 ALGORITHMS = ("bfs",)
@@ -305,6 +307,15 @@ def _algorithm(env, name, algorithm):
     raise ValueError(f"unknown algorithm {algorithm!r}")
 
 
+def _runs_here(env, name, fmt, algorithm):
+    """False where our algorithm has no kernels for the layout yet (device backend)."""
+    if name == CUGRAPH or env.backend != "device":
+        return True
+    from .algorithms.bfs import DEVICE_FORMATS
+
+    return fmt in DEVICE_FORMATS
+
+
 def _timed(env, fn, *args):
     env.sync()
     t0 = time.perf_counter()
@@ -338,8 +349,15 @@ def _measure(env, df, graph, name, fmt, algorithms, sources, repeats, encode_rep
         "encode_ms": encode_med * 1e3, "encode_warmup_ms": warm_s * 1e3,
         "encode_edges_per_s": graph["generated_edges"] / encode_med if encode_med else None,
     }
+    if name != CUGRAPH:
+        common["compression_ratio"] = float(G.compression_ratio)
+        common["plain_csr_bytes"] = int(plain_csr_nbytes(G.number_of_vertices(), G.number_of_edges(True)))
     results = []
     for algorithm in algorithms:
+        if not _runs_here(env, name, fmt, algorithm):
+            results.append({**common, "algorithm": algorithm, "sources": sources, "ms": None,
+                            "gteps": None, "summary": None, "note": "not available on this backend"})
+            continue
         run = _algorithm(env, name, algorithm)
         out, warm = _timed(env, run, G, sources[0])
         del out
@@ -383,6 +401,9 @@ def _cross_check(results):
     """Mark each result "ok" or "MISMATCH" against the first contender on the same graph."""
     first = {}
     for r in results:
+        if r["summary"] is None:
+            r["check"] = "n/a"
+            continue
         key = (r["scale"], r["directed"], r["algorithm"])
         ref = first.setdefault(key, r)
         r["check"] = "ok" if r["summary"] == ref["summary"] else "MISMATCH"
@@ -451,21 +472,23 @@ def format_table(record):
     str
         Columns: scale, dir, contender, format, algorithm, ms (median), GTEPS, x vs cuGraph
         (cuGraph's time / this time: above 1 is faster), bytes/edge, bytes vs cuGraph (this
-        structure's bytes / cuGraph's), encode ms, encode Medges/s, check.
+        structure's bytes / cuGraph's), CSR/bytes (compression ratio: a plain 32-bit CSR's
+        bytes / the layout's), encode ms, encode Medges/s, check.
     """
     head = ["scale", "dir", "contender", "format", "alg", "ms", "GTEPS", "x vs cuGraph",
-            "bytes/edge", "bytes vs cuGraph", "encode ms", "enc Medge/s", "check"]
+            "bytes/edge", "bytes vs cuGraph", "CSR/bytes", "encode ms", "enc Medge/s", "check"]
     baseline = {(r["scale"], r["directed"], r["algorithm"]): r
                 for r in record["results"] if r["contender"] == CUGRAPH}
     rows = []
     for r in record["results"]:
         base = baseline.get((r["scale"], r["directed"], r["algorithm"]))
-        speed = _ratio(base["ms"], r["ms"]) if base else None
+        speed = _ratio(base["ms"], r["ms"]) if base and r["ms"] else None
         size = _ratio(r["structure_bytes"], base["structure_bytes"]) if base else None
         rows.append([str(r["scale"]), "dir" if r["directed"] else "undir", r["contender"],
                      r["format"], r["algorithm"], _fmt(r["ms"], ".3f"), _fmt(r["gteps"], ".3f"),
                      _fmt(speed, ".2f", "x"), _fmt(r["bytes_per_edge"], ".2f"),
-                     _fmt(size, ".2f", "x"), _fmt(r["encode_ms"], ".1f"),
+                     _fmt(size, ".2f", "x"), _fmt(r.get("compression_ratio"), ".2f"),
+                     _fmt(r["encode_ms"], ".1f"),
                      _fmt(r["encode_edges_per_s"] and r["encode_edges_per_s"] / 1e6, ".1f"),
                      r.get("check", "")])
     widths = [max(len(h), *(len(row[i]) for row in rows)) if rows else len(h)

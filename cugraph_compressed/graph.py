@@ -7,6 +7,7 @@ from . import _backend
 from ._backend import DEVICE, HOST
 from ._edgelist import parse_edgelist
 from .formats import layout_class
+from .formats.base import plain_csr_nbytes
 
 
 class CompressedGraph:
@@ -131,6 +132,9 @@ class CompressedGraph:
             named = dict(zip(named, attrs))
         self._columns = {"source": _single(source), "destination": _single(destination),
                          **{k: v for k, v in named.items() if v is not None}}
+        if layout.property_order is not None:  # the layout decodes in an order of its own
+            edges.properties = {k: v[layout.property_order] for k, v in edges.properties.items()}
+            layout.property_order = None
         self._properties = edges.properties
         self._renumber_map = edges.renumber_map
         self.vertex_dtype = edges.vertex_dtype
@@ -189,12 +193,25 @@ class CompressedGraph:
         """Bytes held by the graph: the sum of :meth:`nbytes_by_component`."""
         return sum(self.nbytes_by_component().values())
 
+    @property
+    def structure_nbytes(self) -> int:
+        """Bytes of the layout's own buffers (the adjacency), without edge properties or the
+        renumber map."""
+        return self._require_built().nbytes
+
+    @property
+    def compression_ratio(self) -> float:
+        """Bytes of a plain CSR of the same graph (32-bit column indices, the narrowest offsets
+        that fit: the papers' baseline) over :attr:`structure_nbytes`; larger is better."""
+        layout = self._require_built()
+        return plain_csr_nbytes(layout.num_vertices, layout.num_edges) / max(layout.nbytes, 1)
+
     def nbytes_by_component(self) -> dict:
         """Bytes of every buffer the graph holds: the layout's, edge properties, renumber map."""
         sizes = dict(self._require_built().nbytes_by_component())
         sizes.update({name: int(values.nbytes) for name, values in self._properties.items()})
         if self._renumber_map is not None:
-            sizes["renumber_map"] = int(self._renumber_map.memory_usage(index=False, deep=True))
+            sizes["renumber_map"] = renumber_map_nbytes(self._renumber_map)
         return sizes
 
     def validate(self) -> None:
@@ -307,6 +324,51 @@ class CompressedGraph:
         if _numpy_kind(ids) in "if":
             return ids.where(lib.Series(~missing), -1)
         return ids.where(lib.Series(~missing))
+
+
+def renumber_map_nbytes(renumber_map) -> int:
+    """Bytes of a renumber map (a pandas or cuDF Series of user ids)."""
+    return int(renumber_map.memory_usage(index=False, deep=True))
+
+
+def estimate_nbytes(df, format="csr", source="source", destination="destination", directed=False,
+                    renumber=True, weight=None, **layout_params) -> int:
+    """What ``nbytes`` of the graph built from ``df`` would be, without encoding it.
+
+    The edge list is validated, renumbered, symmetrized and deduplicated as
+    ``from_cudf_edgelist`` / ``from_pandas_edgelist`` would (a cuDF frame on the GPU, a pandas
+    frame on the host), then the layout predicts its size; exact for ``csr``, ``ef`` and ``fl``.
+
+    Parameters
+    ----------
+    df : cudf.DataFrame or pandas.DataFrame
+        The edge frame.
+    format : str
+        The layout.
+    source, destination, weight : str
+        Column names, as for ``from_cudf_edgelist``.
+    directed, renumber : bool
+        As for ``CompressedGraph`` and ``from_cudf_edgelist``.
+    **layout_params
+        The layout's parameters.
+    """
+    if _backend.is_cudf_object(df) and hasattr(df, "columns"):
+        backend = DEVICE
+    elif _backend.is_pandas_object(df) and hasattr(df, "columns"):
+        backend = HOST
+    else:
+        raise TypeError(f"df must be a cudf or pandas DataFrame, got {type(df).__name__}")
+    cls = layout_class(format)
+    params = cls.check_params(**layout_params)
+    edges = parse_edgelist(df, backend=backend, directed=directed, source=source,
+                           destination=destination, edge_attr=None, weight=weight, edge_id=None,
+                           edge_type=None, renumber=renumber, symmetrize=None, vertices=None)
+    xp = _backend.array_module(backend)
+    total = cls.estimate_nbytes(edges.src, edges.dst, edges.num_vertices, xp, **params)
+    total += sum(int(v.nbytes) for v in edges.properties.values())
+    if edges.renumber_map is not None:
+        total += renumber_map_nbytes(edges.renumber_map)
+    return int(total)
 
 
 def _single(name):

@@ -57,6 +57,13 @@ class CSRLayout(Layout):
         return cls(xp, num_vertices, num_edges, {"offsets": offsets, "indices": indices},
                    {"force_64bit": bool(force_64bit)})
 
+    @classmethod
+    def estimate_nbytes(cls, src, dst, num_vertices, xp, force_64bit=False):
+        num_edges = int(src.size)
+        offset_bytes = 8 if force_64bit or num_edges > INT32_MAX else 4
+        index_bytes = 8 if force_64bit or num_vertices > INT32_MAX else 4
+        return offset_bytes * (num_vertices + 1) + index_bytes * num_edges
+
     @property
     def offsets(self):
         return self.arrays["offsets"]
