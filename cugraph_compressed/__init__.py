@@ -6,9 +6,10 @@ arguments as ``cugraph.bfs`` and returns the same frame.  A cuDF frame gives a d
 results).  Importing the package loads neither CuPy nor cuDF nor RMM.
 """
 from .algorithms.bfs import bfs
+from .algorithms.registry import supported
 from .formats import FORMATS
 from .graph import CompressedGraph, estimate_nbytes
 
 __version__ = "0.1.0"
 
-__all__ = ["CompressedGraph", "FORMATS", "bfs", "estimate_nbytes", "__version__"]
+__all__ = ["CompressedGraph", "FORMATS", "bfs", "estimate_nbytes", "supported", "__version__"]

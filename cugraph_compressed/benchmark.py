@@ -311,9 +311,9 @@ def _runs_here(env, name, fmt, algorithm):
     """False where our algorithm has no kernels for the layout yet (device backend)."""
     if name == CUGRAPH or env.backend != "device":
         return True
-    from .algorithms.bfs import DEVICE_FORMATS
+    from .algorithms.registry import device_layouts
 
-    return fmt in DEVICE_FORMATS
+    return fmt in device_layouts(algorithm)
 
 
 def _timed(env, fn, *args):

@@ -43,3 +43,11 @@ def test_import_loads_no_gpu_library():
     code = "import sys, cugraph_compressed; print(sorted({'cupy', 'cudf', 'rmm', 'cugraph'} & set(sys.modules)))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_supported_lists_every_algorithm_and_layout():
+    table = cgc.supported()
+    assert "bfs" in table and "csr" in table["bfs"]["device"]
+    for where in table.values():
+        assert where["host"] == sorted(cgc.FORMATS)
+        assert set(where["device"]) <= set(cgc.FORMATS)

@@ -15,11 +15,11 @@ import numpy as np
 from .._backend import HOST, device_allocations
 from ..kernels import get_kernel, register
 from ._common import check_graph, cugraph_module as _cugraph, vertex_sentinel
+from .registry import require
 
 KERNELS = Path(__file__).with_name("bfs.cu")
 _CTYPES = {np.dtype(np.int32): "int", np.dtype(np.int64): "long long"}
 _BLOCK, _ITEMS = 256, 4  # must match BFS_BLOCK / BFS_ITEMS in bfs.cu
-DEVICE_FORMATS = {"csr"}  # layouts with a device view in bfs.cu
 
 
 def bfs(G, start=None, depth_limit=None, i_start=None, directed=None, return_predecessors=True):
@@ -78,12 +78,8 @@ def bfs(G, start=None, depth_limit=None, i_start=None, directed=None, return_pre
     layout = G._layout
     if G.backend == HOST:
         dist, pred = bfs_host(layout, sources, depth_limit, G.vertex_dtype)
-    elif G.format not in DEVICE_FORMATS:
-        raise NotImplementedError(
-            f"bfs on the GPU runs on the {sorted(DEVICE_FORMATS)} layout(s) so far, not on "
-            f"format {G.format!r}; a host graph (from_pandas_edgelist) runs it on every layout"
-        )
     else:
+        require("bfs", G)
         with device_allocations():
             dist, pred = bfs_device(layout, sources, depth_limit, G.vertex_dtype)
     predecessors = G._user_ids(pred) if return_predecessors else G._no_ids()
