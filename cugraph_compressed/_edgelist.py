@@ -98,7 +98,7 @@ def _column_values(series, xp):
 
 
 def _check_no_nulls(series, what):
-    count = int(series.isna().sum())
+    count = int(series.isna().sum())  # float ids with NaN are rejected too
     if count:
         raise ValueError(f"{what} holds {count} null value(s); vertex ids must not be null")
 
@@ -211,8 +211,18 @@ def _check_vertices(num_vertices, renumber, series, xp):
             )
 
 
+def _null_count(series) -> int:
+    """Missing entries of a column.  NaN in a float column is a value (cuDF's view), not a
+    missing entry: pandas cannot tell them apart in NumPy float columns, so none count there."""
+    if hasattr(series, "null_count"):  # cuDF
+        return int(series.null_count)
+    if isinstance(series.dtype, np.dtype) and series.dtype.kind == "f":
+        return 0
+    return int(series.isna().sum())
+
+
 def _edge_property(series, name, xp):
-    count = int(series.isna().sum())
+    count = _null_count(series)
     if count:
         raise ValueError(f"{name} column {series.name!r} holds {count} null value(s)")
     dtype = _numpy_dtype(series)

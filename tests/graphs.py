@@ -29,6 +29,23 @@ def adjacency(src, dst, num_vertices, directed):
     return a
 
 
+def weighted_adjacency(df, num_vertices, directed):
+    """SciPy CSR of the edge frame's weights after our dedup rule (smallest weight per pair;
+    an undirected edge given both ways gets the mean of the two smallest)."""
+    edges = df.groupby(["source", "destination"], as_index=False)["weight"].min()
+    src, dst, w = (edges[c].to_numpy() for c in ("source", "destination", "weight"))
+    w = w.astype(np.float64)
+    if not directed:
+        table = pd.DataFrame({"u": np.concatenate([src, dst]), "v": np.concatenate([dst, src]),
+                              "w": np.concatenate([w, w]), "given": np.r_[np.ones(src.size), np.zeros(src.size)]})
+        table = table[(table["given"] == 1) | (table["u"] != table["v"])]
+        mean = table.groupby(["u", "v"], as_index=False)["w"].mean()
+        src, dst, w = mean["u"].to_numpy(), mean["v"].to_numpy(), mean["w"].to_numpy()
+    a = sp.csr_matrix((w, (src, dst)), shape=(num_vertices, num_vertices))
+    a.sort_indices()
+    return a
+
+
 def reference_bfs(a, sources, depth_limit=None):
     """Hop distances from the nearest source (float, inf = unreachable), by SciPy."""
     dist = csgraph.shortest_path(a, unweighted=True, directed=True, indices=np.unique(sources))

@@ -1,0 +1,94 @@
+"""Weakly connected components, cuGraph's ``weakly_connected_components`` and
+``connected_components(connection="weak")`` on a CompressedGraph.
+
+Labels: every vertex is labelled with the smallest vertex of its component (in the user's ids);
+cuGraph's label values differ, so compare partitions, not labels.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .._backend import HOST
+from ._common import check_graph, cugraph_module as _cugraph
+from .registry import require
+
+
+def weakly_connected_components(G, directed=None, connection=None, return_labels=None):
+    """Weakly connected components of an undirected graph.
+
+    Parameters
+    ----------
+    G : CompressedGraph or cugraph.Graph
+        An undirected graph; anything that is not a CompressedGraph goes to cuGraph.
+    directed, connection, return_labels : None
+        cuGraph accepts these only for matrix inputs; for a graph they must stay None.
+
+    Returns
+    -------
+    DataFrame
+        Columns ``vertex`` and ``labels`` (both of the vertex dtype for int32/int64 ids).
+
+    Raises
+    ------
+    ValueError
+        ``G`` is directed (as in cuGraph: symmetrize it, or build it undirected).
+    TypeError
+        ``directed``, ``connection`` or ``return_labels`` given for a graph.
+    """
+    if not check_graph(G):
+        return _cugraph().weakly_connected_components(
+            G, directed=directed, connection=connection, return_labels=return_labels)
+    for name, value in (("directed", directed), ("connection", connection),
+                        ("return_labels", return_labels)):
+        if value is not None:
+            raise TypeError(f"'{name}' cannot be specified for a Graph-type input (got {value!r})")
+    if G.is_directed():
+        raise ValueError("input graph must be undirected: weakly connected components are "
+                         "computed on an undirected CompressedGraph(directed=False)")
+    require("weakly_connected_components", G)
+    labels = wcc_host(G._layout)
+    return G._vertex_frame({"labels": G._user_ids(labels.astype(G.vertex_dtype))})
+
+
+def connected_components(G, directed=None, connection="weak", return_labels=None):
+    """cuGraph's ``connected_components``; only ``connection="weak"`` is supported here.
+
+    Raises
+    ------
+    ValueError
+        ``connection`` is not ``"weak"`` or ``"strong"``.
+    NotImplementedError
+        ``connection="strong"``.
+    """
+    if not check_graph(G):
+        return _cugraph().connected_components(
+            G, directed=directed, connection=connection, return_labels=return_labels)
+    if connection not in ("weak", "strong"):
+        raise ValueError(f"connection must be 'weak' or 'strong', got {connection!r}")
+    if connection == "strong":
+        raise NotImplementedError("strongly connected components are not implemented; "
+                                  "use connection='weak'")
+    return weakly_connected_components(G, directed=directed, return_labels=return_labels)
+
+
+def wcc_host(layout) -> np.ndarray:
+    """Component labels (smallest internal vertex id of the component) by hooking and pointer
+    jumping over the layout's host decoder."""
+    parent = np.arange(layout.num_vertices, dtype=np.int64)
+    owner, neighbours, _ = layout.to_coo()
+    while owner.size:
+        a, b = parent[owner], parent[neighbours]
+        differ = a != b
+        if not differ.any():
+            break
+        # Hook the larger root under the smaller one; parents only ever decrease.
+        np.minimum.at(parent, np.maximum(a, b)[differ], np.minimum(a, b)[differ])
+        while True:  # pointer jumping until every vertex points at a root
+            grand = parent[parent]
+            if np.array_equal(grand, parent):
+                break
+            parent = grand
+        # Edges whose ends already agree never change again.
+        keep = parent[owner] != parent[neighbours]
+        owner, neighbours = owner[keep], neighbours[keep]
+    return parent
