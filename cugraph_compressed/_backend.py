@@ -69,6 +69,16 @@ def gpu_required() -> bool:
     return os.environ.get(REQUIRE_GPU_ENV, "") not in ("", "0")
 
 
+def numpy_dtype(series) -> np.dtype:
+    """The NumPy dtype behind a pandas/cuDF column (object for strings and the like)."""
+    dtype = series.dtype
+    try:
+        return np.dtype(dtype)
+    except TypeError:
+        numpy_dtype = getattr(dtype, "numpy_dtype", None)  # pandas masked/arrow dtypes
+        return np.dtype(numpy_dtype) if numpy_dtype is not None else np.dtype(object)
+
+
 def array_module(backend: str):
     """NumPy for the host backend, CuPy for the device backend."""
     if backend == HOST:

@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ._backend import numpy_dtype
+
 INT32_MAX = np.iinfo(np.int32).max
 
 # Per-edge properties and the dtypes they are stored in.
@@ -39,16 +41,6 @@ class EdgeList:
     vertex_dtype: np.dtype
     properties: dict = field(default_factory=dict)
     renumber_map: object = None  # frame-library Series: internal id -> user id
-
-
-def _numpy_dtype(series) -> np.dtype:
-    """The NumPy dtype behind a pandas/cuDF column (object for strings and the like)."""
-    dtype = series.dtype
-    try:
-        return np.dtype(dtype)
-    except TypeError:
-        numpy_dtype = getattr(dtype, "numpy_dtype", None)  # pandas masked/arrow dtypes
-        return np.dtype(numpy_dtype) if numpy_dtype is not None else np.dtype(object)
 
 
 def _column_name(name, what: str) -> str:
@@ -144,7 +136,7 @@ def parse_edgelist(
     id_dtypes = []
     for what, series in id_series:
         _check_no_nulls(series, what)
-        id_dtypes.append(_numpy_dtype(series))
+        id_dtypes.append(numpy_dtype(series))
     native = all(d in (np.int32, np.int64) for d in id_dtypes)
     if not renumber:
         for (what, _), dtype in zip(id_series, id_dtypes):
@@ -175,7 +167,7 @@ def parse_edgelist(
         # Other id types are renumbered by rank; like cuGraph, internal ids are int64 when any
         # column of the edge frame we read is int64.
         read = [input_df[c] for c in [source, destination, *prop_columns.values()]]
-        wide = any(_numpy_dtype(s) == np.int64 for s in read)
+        wide = any(numpy_dtype(s) == np.int64 for s in read)
         src, dst, num_vertices, renumber_map = _factorized_ids(
             [s for _, s in id_series], num_edges, xp, lib)
     if vertices is not None:
@@ -225,7 +217,7 @@ def _edge_property(series, name, xp):
     count = _null_count(series)
     if count:
         raise ValueError(f"{name} column {series.name!r} holds {count} null value(s)")
-    dtype = _numpy_dtype(series)
+    dtype = numpy_dtype(series)
     values = _column_values(series, xp)
     if name == "weight":
         if dtype.kind not in "fiu":

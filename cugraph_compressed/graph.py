@@ -305,9 +305,7 @@ class CompressedGraph:
         """True when user ids are int32/int64 (cuGraph does not renumber them in Python)."""
         if self._renumber_map is None:
             return True
-        from ._edgelist import _numpy_dtype
-
-        return _numpy_dtype(self._renumber_map) in (np.int32, np.int64)
+        return _backend.numpy_dtype(self._renumber_map) in (np.int32, np.int64)
 
     def _user_ids(self, internal):
         """User ids of internal ids; negative entries (no vertex) stay -1, or null for id types
@@ -376,9 +374,7 @@ def _single(name):
 
 
 def _numpy_kind(series) -> str:
-    from ._edgelist import _numpy_dtype
-
-    return _numpy_dtype(series).kind
+    return _backend.numpy_dtype(series).kind
 
 
 def _as_series(values, backend):

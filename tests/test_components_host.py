@@ -40,5 +40,10 @@ def test_connected_components_weak_and_bad_connection():
     G = cgc.CompressedGraph().from_pandas_edgelist(df)
     labels = connected_components(G).set_index("vertex")["labels"]
     assert labels["a"] == labels["b"] != labels["c"] == labels["d"]
-    with pytest.raises(ValueError, match="'medium'"):
+    assert labels.dtype == np.int32  # labels are internal ids, as cuGraph's
+    with pytest.raises(ValueError, match="medium"):
         connected_components(G, connection="medium")
+    with pytest.raises(TypeError, match="'connection' must be 'weak'"):
+        weakly_connected_components(G, connection="strong")
+    with pytest.raises(TypeError, match="'directed' cannot"):
+        weakly_connected_components(G, directed=False)

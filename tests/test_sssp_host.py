@@ -14,7 +14,9 @@ LAYOUTS = sorted(cgc.FORMATS)
 def check_sssp(df, G, result, source, directed, cutoff=None):
     n = G.number_of_vertices()
     a = weighted_adjacency(df, n, directed)
-    expected = csgraph.dijkstra(a, directed=True, indices=source, limit=np.inf if cutoff is None else cutoff)
+    expected = csgraph.dijkstra(a, directed=True, indices=source)
+    if cutoff is not None:
+        expected[expected >= cutoff] = np.inf  # cuGraph's cutoff is strict
     result = result.sort_values("vertex")
     dist = result["distance"].to_numpy().astype(np.float64)
     pred = result["predecessor"].to_numpy()
@@ -61,7 +63,7 @@ def test_output_columns_and_dtypes():
 def test_errors():
     df = pd.DataFrame({"source": [0, 1], "destination": [1, 2], "w": [1.0, -2.0]})
     unweighted = cgc.CompressedGraph(directed=True).from_pandas_edgelist(df, renumber=False)
-    with pytest.raises(RuntimeError, match="weights"):
+    with pytest.raises(RuntimeError, match="requires the input graph to be weighted"):
         sssp(unweighted, 0)
     G = cgc.CompressedGraph(directed=True).from_pandas_edgelist(df, renumber=False, weight="w")
     with pytest.raises(ValueError, match="-2.0"):
@@ -71,7 +73,14 @@ def test_errors():
     with pytest.raises(ValueError, match="nan"):
         sssp(nan, 0)
     ok = cgc.CompressedGraph(directed=True).from_pandas_edgelist(df.assign(w=[1.0, 2.0]), renumber=False, weight="w")
-    with pytest.raises(ValueError, match="source"):
+    with pytest.raises(TypeError, match="must specify 'source'"):
         sssp(ok)
+    with pytest.raises(TypeError, match="both"):
+        sssp(ok, 0, indices=0)
+    with pytest.raises(TypeError, match="'unweighted' cannot be specified"):
+        sssp(ok, 0, unweighted=True)
+    with pytest.raises(ValueError, match="method"):
+        sssp(ok, 0, method="dijkstra")
     with pytest.raises(ValueError, match="source vertex 9"):
         sssp(ok, 9)
+    assert sssp(ok, indices=0)["distance"].tolist() == [0.0, 1.0, 3.0]

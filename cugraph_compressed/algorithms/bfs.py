@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from .._backend import HOST, device_allocations
-from ..kernels import get_kernel, register
+from ..kernels import get_kernel, grid_size, register
 from ._common import check_graph, cugraph_module as _cugraph, vertex_sentinel
 from .registry import require
 
@@ -153,12 +153,12 @@ def bfs_device(layout, sources, depth_limit, dtype):
     size = cp.zeros(1, dtype=cp.uint64)
 
     sources = cp.asarray(sources, dtype=dtype)
-    seed((_grid(sources.size),), (_BLOCK,),
+    seed((grid_size(sources.size, _BLOCK),), (_BLOCK,),
          (sources, np.int64(sources.size), visited, dist, frontier, size))
     count = int(size.get()[0])
     level = 0
     while count and (depth_limit is None or level < depth_limit):
-        degrees_kernel((_grid(count),), (_BLOCK,),
+        degrees_kernel((grid_size(count, _BLOCK),), (_BLOCK,),
                        (offsets, indices, frontier, np.int64(count), degrees))
         scan = cp.cumsum(degrees[:count])
         total = int(scan[-1])
@@ -174,6 +174,3 @@ def bfs_device(layout, sources, depth_limit, dtype):
         frontier, following = following, frontier
     return dist, pred
 
-
-def _grid(n: int) -> int:
-    return max(1, min(-(-n // _BLOCK), 65535 * 32))

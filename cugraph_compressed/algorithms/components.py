@@ -1,14 +1,14 @@
 """Weakly connected components, cuGraph's ``weakly_connected_components`` and
 ``connected_components(connection="weak")`` on a CompressedGraph.
 
-Labels: every vertex is labelled with the smallest vertex of its component (in the user's ids);
-cuGraph's label values differ, so compare partitions, not labels.
+Labels are integers of the vertex dtype: the smallest internal vertex id of the component.  As
+in cuGraph they are not translated back to the user's ids, and cuGraph picks other
+representatives: compare partitions, not label values.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from .._backend import HOST
 from ._common import check_graph, cugraph_module as _cugraph
 from .registry import require
 
@@ -20,8 +20,9 @@ def weakly_connected_components(G, directed=None, connection=None, return_labels
     ----------
     G : CompressedGraph or cugraph.Graph
         An undirected graph; anything that is not a CompressedGraph goes to cuGraph.
-    directed, connection, return_labels : None
+    directed, return_labels : None
         cuGraph accepts these only for matrix inputs; for a graph they must stay None.
+    connection : None or "weak"
 
     Returns
     -------
@@ -33,21 +34,22 @@ def weakly_connected_components(G, directed=None, connection=None, return_labels
     ValueError
         ``G`` is directed (as in cuGraph: symmetrize it, or build it undirected).
     TypeError
-        ``directed``, ``connection`` or ``return_labels`` given for a graph.
+        ``directed`` or ``return_labels`` given for a graph, or ``connection`` not "weak".
     """
     if not check_graph(G):
         return _cugraph().weakly_connected_components(
             G, directed=directed, connection=connection, return_labels=return_labels)
-    for name, value in (("directed", directed), ("connection", connection),
-                        ("return_labels", return_labels)):
+    for name, value in (("directed", directed), ("return_labels", return_labels)):
         if value is not None:
-            raise TypeError(f"'{name}' cannot be specified for a Graph-type input (got {value!r})")
+            raise TypeError(f"'{name}' cannot be specified for a Graph-type input")
+    if connection not in (None, "weak"):
+        raise TypeError(f"'connection' must be 'weak' for weakly_connected_components(), got {connection!r}")
     if G.is_directed():
         raise ValueError("input graph must be undirected: weakly connected components are "
                          "computed on an undirected CompressedGraph(directed=False)")
     require("weakly_connected_components", G)
     labels = wcc_host(G._layout)
-    return G._vertex_frame({"labels": G._user_ids(labels.astype(G.vertex_dtype))})
+    return G._vertex_frame({"labels": labels.astype(G.vertex_dtype)})
 
 
 def connected_components(G, directed=None, connection="weak", return_labels=None):
@@ -64,11 +66,11 @@ def connected_components(G, directed=None, connection="weak", return_labels=None
         return _cugraph().connected_components(
             G, directed=directed, connection=connection, return_labels=return_labels)
     if connection not in ("weak", "strong"):
-        raise ValueError(f"connection must be 'weak' or 'strong', got {connection!r}")
+        raise ValueError(f"invalid connection type: {connection}, must be either 'strong' or 'weak'")
     if connection == "strong":
         raise NotImplementedError("strongly connected components are not implemented; "
                                   "use connection='weak'")
-    return weakly_connected_components(G, directed=directed, return_labels=return_labels)
+    return weakly_connected_components(G, directed=directed, connection="weak", return_labels=return_labels)
 
 
 def wcc_host(layout) -> np.ndarray:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._backend import HOST
 from ._common import check_graph, cugraph_module as _cugraph
 from .registry import require
 
@@ -27,7 +26,7 @@ def sssp(G, source=None, method=None, directed=None, return_predecessors=None, u
     indices : vertex id, optional
         Alias of ``source``.
     cutoff : float, optional
-        Paths longer than this are not followed: vertices farther away are unreachable.
+        Vertices at distance ``>= cutoff`` are reported unreachable (cuGraph's strict bound).
 
     Returns
     -------
@@ -37,8 +36,10 @@ def sssp(G, source=None, method=None, directed=None, return_predecessors=None, u
 
     Raises
     ------
+    TypeError
+        No source, both ``source`` and ``indices``, or a SciPy-only argument given.
     ValueError
-        No source, a source not in the graph, negative or NaN weights.
+        A source not in the graph (named in the message), negative or NaN weights.
     RuntimeError
         The graph has no weights.
     """
@@ -46,20 +47,31 @@ def sssp(G, source=None, method=None, directed=None, return_predecessors=None, u
         return _cugraph().sssp(G, source=source, method=method, directed=directed,
                                return_predecessors=return_predecessors, unweighted=unweighted,
                                overwrite=overwrite, indices=indices, cutoff=cutoff)
-    if source is None:
-        source = indices
-    if source is None:
-        raise ValueError("sssp needs a source vertex: pass source=<vertex id>")
+    # Argument errors are cuGraph's, type for type and in its order.
+    if method not in (None, "auto"):
+        raise ValueError(f"only 'auto' is currently accepted for method, got {method!r}")
+    if isinstance(indices, list):
+        raise ValueError("indices currently cannot be a list-like type")
+    if source is not None and indices is not None:
+        raise TypeError("cannot specify both 'source' and 'indices'")
+    if source is None and indices is None:
+        raise TypeError("must specify 'source' or 'indices', but not both")
+    for name, value in (("directed", directed), ("return_predecessors", return_predecessors),
+                        ("unweighted", unweighted), ("overwrite", overwrite)):
+        if value is not None:
+            raise TypeError(f"'{name}' cannot be specified for a Graph-type input")
+    source = indices if source is None else source
     if not G.is_weighted():
-        raise RuntimeError("sssp needs edge weights: build the graph with weight=<column>")
-    weights = G._properties["weight"]
-    check_weights(weights)
+        raise RuntimeError("'SSSP' requires the input graph to be weighted. 'BFS' should be used "
+                           "instead of 'SSSP' for unweighted graphs.")
+    if np.ndim(source) != 0:
+        raise ValueError(f"sssp takes one source vertex, got {source!r}")
     if cutoff is not None and not float(cutoff) >= 0:
         raise ValueError(f"cutoff={cutoff!r} must be a non-negative number")
-    (start,) = G._internal_ids([source] if np.ndim(source) == 0 else source, "source")
+    weights = G._properties["weight"]
+    check_weights(weights)
+    (start,) = G._internal_ids([source], "source")
     require("sssp", G)
-    if G.backend != HOST:
-        raise NotImplementedError("sssp has no GPU kernels yet")  # unreachable: require() raised
     dist, pred = sssp_host(G._layout, weights, int(start), cutoff)
     dtype = np.dtype(weights.dtype)
     unreachable = ~np.isfinite(dist)
@@ -98,7 +110,7 @@ def sssp_host(layout, weights, source: int, cutoff=None):
         first = np.ones(neighbours.size, dtype=bool)
         first[1:] = neighbours[1:] != neighbours[:-1]
         neighbours, candidate, owner = neighbours[first], candidate[first], owner[first]
-        better = (candidate < dist[neighbours]) & (candidate <= limit)
+        better = (candidate < dist[neighbours]) & (candidate < limit)
         dist[neighbours[better]] = candidate[better]
         pred[neighbours[better]] = frontier[owner[better]]
         frontier = neighbours[better]

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..kernels import get_kernel, register
+from ..kernels import get_kernel, grid_size, register
 
 WORD_BITS = 32
 TAIL_WORDS = 2
@@ -82,8 +82,7 @@ def pack_fields_device(values, positions, total_bits: int):
     n = int(values.size)
     if n:
         kernel = get_kernel(KERNELS, "pack_fields", _instantiations())
-        grid = min(-(-n // _BLOCK), 65535 * 32)
-        kernel((grid,), (_BLOCK,), (values.astype(cp.uint32, copy=False),
+        kernel((grid_size(n, _BLOCK),), (_BLOCK,), (values.astype(cp.uint32, copy=False),
                                     positions.astype(cp.int64, copy=False), np.int64(n), words))
     return words
 
@@ -97,8 +96,7 @@ def pack_fixed_device(values, width: int, total_bits: int, first_bit: int = 0):
     n = int(values.size)
     if n and width:
         kernel = get_kernel(KERNELS, "pack_fixed", _instantiations())
-        grid = min(-(-n // _BLOCK), 65535 * 32)
-        kernel((grid,), (_BLOCK,), (values.astype(cp.uint32, copy=False), np.int64(n),
+        kernel((grid_size(n, _BLOCK),), (_BLOCK,), (values.astype(cp.uint32, copy=False), np.int64(n),
                                     np.int32(width), np.int64(first_bit), words))
     return words
 

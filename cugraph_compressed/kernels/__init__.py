@@ -192,6 +192,11 @@ def _atomic_write(path: Path, data: bytes) -> None:
     os.replace(tmp, path)
 
 
+def grid_size(n: int, block: int) -> int:
+    """Blocks for a grid-stride launch over ``n`` items (at least one, capped for huge n)."""
+    return max(1, min(-(-int(n) // block), 65535 * 32))
+
+
 _registry: dict[Path, object] = {}
 
 
