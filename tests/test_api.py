@@ -3,6 +3,8 @@ import inspect
 import subprocess
 import sys
 
+import pytest
+
 import cugraph_compressed as cgc
 
 # Signatures of cuGraph 26.10 (DESIGN.md section 2), written out as cuGraph documents them.
@@ -11,7 +13,15 @@ CUGRAPH_SIGNATURES = {
                           "edge_attr=None, weight=None, edge_id=None, edge_type=None, renumber=True, "
                           "store_transposed=False, symmetrize=None, vertices=None)",
     "bfs": "(G, start=None, depth_limit=None, i_start=None, directed=None, return_predecessors=True)",
+    "sssp": "(G, source=None, method=None, directed=None, return_predecessors=None, unweighted=None, "
+            "overwrite=None, indices=None, cutoff=None)",
+    "pagerank": "(G, alpha=0.85, personalization=None, precomputed_vertex_out_weight=None, max_iter=100, "
+                "tol=1.0e-5, nstart=None, dangling=None, fail_on_nonconvergence=True)",
+    "weakly_connected_components": "(G, directed=None, connection=None, return_labels=None)",
+    "connected_components": "(G, directed=None, connection='weak', return_labels=None)",
 }
+
+ALGORITHMS = ["bfs", "sssp", "pagerank", "weakly_connected_components", "connected_components"]
 
 
 def params(signature):
@@ -24,8 +34,9 @@ def spec(text):
     return inspect.signature(namespace["f"])
 
 
-def test_bfs_signature():
-    assert params(inspect.signature(cgc.bfs)) == params(spec(CUGRAPH_SIGNATURES["bfs"]))
+@pytest.mark.parametrize("name", ALGORITHMS)
+def test_algorithm_signatures(name):
+    assert params(inspect.signature(getattr(cgc, name))) == params(spec(CUGRAPH_SIGNATURES[name]))
 
 
 def test_graph_builders_signature():

@@ -1,0 +1,162 @@
+"""PageRank, cuGraph's ``pagerank`` on a CompressedGraph.
+
+The iteration is cuGraph's: start from ``1/N`` (or ``nstart`` as given), divide each vertex's
+score by its out-weight, collect the mass of dangling vertices (out-weight 0) and hand it back
+with the teleport term, uniformly or by the normalized personalization; stop when the L1
+change drops below ``tol``.  As in cuGraph, ``converged`` means the loop stopped before
+``max_iter`` iterations.  The host version computes in float64; results come back in cuGraph's
+dtype (float64 for float64 weights, else float32).
+"""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from .._backend import to_host
+from ._common import check_graph, cugraph_module as _cugraph
+from .registry import require
+
+TRANSPOSED_WARNING = ("Pagerank expects the 'store_transposed' flag to be set to 'True' for "
+                      "optimal performance during the graph creation")
+
+
+class FailedToConvergeError(Exception):
+    """PageRank did not converge within ``max_iter`` iterations.
+
+    Where cuGraph is installed, ``cugraph.exceptions.FailedToConvergeError`` is raised instead
+    (it subclasses neither), so existing ``except`` clauses keep working.
+    """
+
+
+def _failed_to_converge_error():
+    try:
+        from cugraph.exceptions import FailedToConvergeError as cugraph_error
+    except ImportError:
+        return FailedToConvergeError
+    return cugraph_error
+
+
+def pagerank(G, alpha=0.85, personalization=None, precomputed_vertex_out_weight=None,
+             max_iter=100, tol=1.0e-5, nstart=None, dangling=None, fail_on_nonconvergence=True):
+    """PageRank scores of every vertex.
+
+    Parameters
+    ----------
+    G : CompressedGraph or cugraph.Graph
+        The graph; anything that is not a CompressedGraph goes to cuGraph.
+    alpha : float
+        Damping factor, in [0, 1].
+    personalization : DataFrame, optional
+        Columns ``vertex`` and ``values``: the teleport distribution (normalized here).
+    precomputed_vertex_out_weight : DataFrame, optional
+        Columns ``vertex`` and ``sums``: out-weights to use instead of computing them.
+    max_iter : int
+        Iteration limit.
+    tol : float
+        Convergence threshold on the L1 change between iterations.
+    nstart : DataFrame, optional
+        Columns ``vertex`` and ``values``: the start vector, used as given (missing vertices 0).
+    dangling : None
+        Ignored, as in cuGraph (NetworkX compatibility).
+    fail_on_nonconvergence : bool
+        Raise ``FailedToConvergeError`` when not converged; False returns ``(df, converged)``.
+
+    Returns
+    -------
+    DataFrame or (DataFrame, bool)
+        Columns ``vertex`` and ``pagerank``.
+
+    Raises
+    ------
+    RuntimeError
+        ``alpha`` outside [0, 1], negative ``tol``, an empty personalization or one summing
+        to zero (cuGraph's types).
+    ValueError
+        A personalization, nstart or out-weight vertex that is not in the graph.
+    FailedToConvergeError
+        Not converged and ``fail_on_nonconvergence`` is True (cuGraph's class when installed).
+    """
+    if not check_graph(G):
+        return _cugraph().pagerank(
+            G, alpha=alpha, personalization=personalization,
+            precomputed_vertex_out_weight=precomputed_vertex_out_weight, max_iter=max_iter,
+            tol=tol, nstart=nstart, dangling=dangling, fail_on_nonconvergence=fail_on_nonconvergence)
+    if not G.store_transposed:
+        warnings.warn(TRANSPOSED_WARNING, UserWarning, stacklevel=2)
+    if not 0.0 <= float(alpha) <= 1.0:
+        raise RuntimeError(f"Invalid input argument: alpha should be in [0.0, 1.0], got {alpha!r}")
+    if not float(tol) >= 0.0:
+        raise RuntimeError(f"Invalid input argument: epsilon (tol) should be non-negative, got {tol!r}")
+    if isinstance(max_iter, bool) or not isinstance(max_iter, (int, np.integer)):
+        raise TypeError(f"max_iter must be an int, got {max_iter!r}")
+    if max_iter < 0:
+        raise OverflowError(f"max_iter={max_iter} is negative; it must be >= 0")
+    require("pagerank", G)
+    n = G.number_of_vertices()
+    weights = G._properties.get("weight")
+    dtype = np.dtype(np.float64 if weights is not None and weights.dtype == np.float64 else np.float32)
+    teleport = _dense(G, personalization, "values", "personalization")
+    if teleport is not None:
+        if personalization is not None and len(personalization) == 0:
+            raise RuntimeError("Invalid input argument: the personalization vector should not be empty")
+        total = teleport.sum()
+        if not total > 0:
+            raise RuntimeError(f"Invalid input argument: sum of personalization values should be "
+                               f"positive, got {total}")
+        teleport = teleport / total
+    start = _dense(G, nstart, "values", "nstart")
+    out_weight = _dense(G, precomputed_vertex_out_weight, "sums", "precomputed_vertex_out_weight")
+    scores, converged = pagerank_host(G._layout, None if weights is None else to_host(weights),
+                                      float(alpha), teleport, start, out_weight, int(max_iter), float(tol))
+    result = G._vertex_frame({"pagerank": scores.astype(dtype)})
+    if fail_on_nonconvergence:
+        if not converged:
+            raise _failed_to_converge_error()(
+                f"pagerank did not converge to tol={tol} within max_iter={max_iter} iterations")
+        return result
+    return result, bool(converged)
+
+
+def _dense(G, frame, column, what):
+    """A float64 host vector over all vertices from a (vertex, column) frame; 0 where absent."""
+    if frame is None:
+        return None
+    if not hasattr(frame, "columns") or "vertex" not in frame.columns or column not in frame.columns:
+        raise ValueError(f"{what} must be a DataFrame with columns 'vertex' and '{column}'")
+    vector = np.zeros(G.number_of_vertices())
+    if len(frame):
+        ids = to_host(G._internal_ids(frame["vertex"], f"{what}")).astype(np.int64)
+        values = frame[column]
+        values = values.to_numpy() if hasattr(values, "to_numpy") else np.asarray(values)
+        vector[ids] = to_host(values).astype(np.float64)
+    return vector
+
+
+def pagerank_host(layout, weights, alpha, teleport, start, out_weight, max_iter, tol):
+    """cuGraph's PageRank iteration over the layout's host decoder (lists decoded once).
+
+    Returns float64 scores and whether the loop stopped before ``max_iter`` iterations.
+    """
+    n = layout.num_vertices
+    if n == 0:
+        return np.zeros(0), True
+    owner, neighbours, positions = layout.to_coo()
+    w = np.ones(owner.size) if weights is None else weights[positions].astype(np.float64)
+    if out_weight is None:
+        out_weight = np.bincount(owner, weights=w, minlength=n)
+    dangling = out_weight == 0
+    divisor = np.where(dangling, 1.0, out_weight)
+    scores = np.full(n, 1.0 / n) if start is None else start.copy()
+    iterations = 0
+    while True:
+        scaled = scores / divisor
+        spread = alpha * scores[dangling].sum() + (1.0 - alpha)
+        fresh = alpha * np.bincount(neighbours, weights=scaled[owner] * w, minlength=n)
+        fresh += spread / n if teleport is None else spread * teleport
+        change = np.abs(fresh - scores).sum()
+        scores = fresh
+        iterations += 1
+        if change < tol or iterations >= max_iter:
+            break
+    return scores, iterations < max_iter

@@ -1,0 +1,106 @@
+"""Host PageRank on every layout against NetworkX, and cuGraph's conventions."""
+import warnings
+
+import networkx as nx
+import numpy as np
+import pandas as pd
+import pytest
+
+import cugraph_compressed as cgc
+from cugraph_compressed.algorithms.pagerank import TRANSPOSED_WARNING, pagerank
+from graphs import random_edges
+
+LAYOUTS = sorted(cgc.FORMATS)
+
+
+def nx_graph(df, directed, weighted):
+    g = nx.DiGraph() if directed else nx.Graph()
+    g.add_nodes_from(range(int(max(df["source"].max(), df["destination"].max())) + 1))
+    if weighted:  # our dedup rule: the smallest weight of parallel edges (tests avoid both directions)
+        edges = df.groupby(["source", "destination"], as_index=False)["weight"].min()
+        g.add_weighted_edges_from(edges.itertuples(index=False, name=None))
+    else:
+        g.add_edges_from(zip(df["source"], df["destination"]))
+    return g
+
+
+def l1(result, expected):
+    ours = result.set_index("vertex")["pagerank"]
+    return sum(abs(float(ours[v]) - p) for v, p in expected.items())
+
+
+def build(df, layout, directed=True, **kwargs):
+    return cgc.CompressedGraph(directed=directed, format=layout).from_pandas_edgelist(
+        df, renumber=False, store_transposed=True, **kwargs)
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("directed", [True, False])
+def test_matches_networkx(layout, directed):
+    df = random_edges(300, 1200, 70)  # leaves dangling vertices and isolated ids
+    G = build(df, layout, directed)
+    expected = nx.pagerank(nx_graph(df, directed, False), alpha=0.85, tol=1e-12, max_iter=1000)
+    result = pagerank(G, tol=1e-10, max_iter=1000)
+    assert result["pagerank"].dtype == np.float32
+    assert l1(result, expected) < 1e-5
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_weighted_and_personalized(layout):
+    df = random_edges(200, 900, 71, weighted=True)
+    df = df[df["source"] < df["destination"]]  # one direction per pair: no averaging question
+    G = build(df, layout, weight="weight")
+    pers = {3: 1.0, 10: 3.0, 50: 0.5}
+    expected = nx.pagerank(nx_graph(df, True, True), alpha=0.9, personalization=pers,
+                           dangling=pers, tol=1e-12, max_iter=1000)
+    frame = pd.DataFrame({"vertex": list(pers), "values": list(pers.values())})
+    result = pagerank(G, alpha=0.9, personalization=frame, tol=1e-10, max_iter=1000)
+    assert l1(result, expected) < 1e-5
+
+
+def test_float64_weights_give_float64_scores():
+    df = random_edges(30, 90, 72, weighted=True).astype({"weight": np.float64})
+    assert pagerank(build(df, "csr", weight="weight"))["pagerank"].dtype == np.float64
+
+
+def test_nstart_is_used_as_given():
+    df = random_edges(50, 200, 73)
+    G = build(df, "csr")
+    reference = pagerank(G, tol=1e-10)
+    start = reference.rename(columns={"pagerank": "values"})
+    result, converged = pagerank(G, nstart=start, tol=1e-6, max_iter=3, fail_on_nonconvergence=False)
+    assert converged  # starting at the answer, the first iteration barely moves it
+    assert np.allclose(result["pagerank"], reference["pagerank"], atol=1e-6)
+
+
+def test_non_convergence():
+    G = build(random_edges(50, 200, 74), "csr")
+    with pytest.raises(Exception) as info:
+        pagerank(G, max_iter=1)  # cuGraph's rule: one iteration never counts as converged
+    assert type(info.value).__name__ == "FailedToConvergeError"
+    result, converged = pagerank(G, max_iter=1, fail_on_nonconvergence=False)
+    assert converged is False and len(result) == G.number_of_vertices()
+    _, converged = pagerank(G, max_iter=0, fail_on_nonconvergence=False)
+    assert converged is False
+
+
+def test_warning_and_errors():
+    df = random_edges(20, 60, 75)
+    G = cgc.CompressedGraph(directed=True).from_pandas_edgelist(df, renumber=False)
+    with pytest.warns(UserWarning, match="store_transposed"):
+        pagerank(G)
+    Gt = build(df, "csr")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        pagerank(Gt)
+    with pytest.raises(RuntimeError, match="alpha"):
+        pagerank(Gt, alpha=1.5)
+    with pytest.raises(RuntimeError, match="non-negative"):
+        pagerank(Gt, tol=-1)
+    with pytest.raises(RuntimeError, match="positive"):
+        pagerank(Gt, personalization=pd.DataFrame({"vertex": [0], "values": [0.0]}))
+    with pytest.raises(ValueError, match="vertex 99"):
+        pagerank(Gt, personalization=pd.DataFrame({"vertex": [99], "values": [1.0]}))
+    with pytest.raises(ValueError, match="'values'"):
+        pagerank(Gt, nstart=pd.DataFrame({"vertex": [0], "value": [1.0]}))
+    assert TRANSPOSED_WARNING.startswith("Pagerank expects")
