@@ -8,19 +8,12 @@ them (as it does between runs of any parallel BFS, cuGraph's included).
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 
 from .._backend import HOST, device_allocations
-from ..kernels import get_kernel, grid_size, register
 from ._common import check_graph, cugraph_module as _cugraph, vertex_sentinel
+from ._device import Module, Traversal, layout_item_size
 from .registry import require
-
-KERNELS = Path(__file__).with_name("bfs.cu")
-_CTYPES = {np.dtype(np.int32): "int", np.dtype(np.int64): "long long"}
-_BLOCK, _ITEMS = 256, 4  # must match BFS_BLOCK / BFS_ITEMS in bfs.cu
-
 
 def bfs(G, start=None, depth_limit=None, i_start=None, directed=None, return_predecessors=True):
     """Breadth-first search from one or several start vertices.
@@ -107,70 +100,40 @@ def bfs_host(layout, sources, depth_limit, dtype):
     return dist, pred
 
 
-def _kernel_names(dtype, layout):
-    index_t = _CTYPES[np.dtype(layout.indices.dtype)]
-    offset_t = _CTYPES[np.dtype(layout.offsets.dtype)]
-    vertex_t = _CTYPES[np.dtype(dtype)]
-    return (f"bfs_seed<{vertex_t}>",
-            f"bfs_csr_degrees<{index_t}, {offset_t}, {vertex_t}>",
-            f"bfs_csr_expand<{index_t}, {offset_t}, {vertex_t}>")
-
-
-def kernel_instantiations():
-    """Every instantiation of ``bfs.cu`` the driver may launch (CI compiles them all)."""
-    names = []
-    for vertex_t in _CTYPES.values():
-        names.append(f"bfs_seed<{vertex_t}>")
-        for index_t in _CTYPES.values():
-            for offset_t in _CTYPES.values():
-                names += [f"bfs_csr_degrees<{index_t}, {offset_t}, {vertex_t}>",
-                          f"bfs_csr_expand<{index_t}, {offset_t}, {vertex_t}>"]
-    return names
-
-
-register(KERNELS, kernel_instantiations)
+MODULE = Module("bfs.cu", {
+    "seed": ("bfs_seed<{vertex}>", False, False),
+    "expand": ("bfs_expand<{view}, {vertex}>", False, True),
+})
 
 
 def bfs_device(layout, sources, depth_limit, dtype):
-    """Level-synchronous BFS on the GPU with the kernels of ``bfs.cu``; returns (dist, pred)."""
+    """Level-synchronous BFS on the GPU over the layout's device view; returns (dist, pred)."""
     import cupy as cp
 
     dtype = np.dtype(dtype)
-    seed_name, degrees_name, expand_name = _kernel_names(dtype, layout)
-    everything = kernel_instantiations()
-    seed = get_kernel(KERNELS, seed_name, everything)
-    degrees_kernel = get_kernel(KERNELS, degrees_name, everything)
-    expand = get_kernel(KERNELS, expand_name, everything)
-
+    run = Traversal(layout, dtype)
     n = layout.num_vertices
-    offsets, indices = layout.offsets, layout.indices
     dist = cp.full(n, vertex_sentinel(dtype), dtype=dtype)
     pred = cp.full(n, -1, dtype=dtype)
     visited = cp.zeros((n + 31) // 32, dtype=cp.uint32)
     frontier = cp.empty(max(n, 1), dtype=dtype)
     following = cp.empty_like(frontier)
-    degrees = cp.empty(max(n, 1), dtype=cp.int64)
     size = cp.zeros(1, dtype=cp.uint64)
-
     sources = cp.asarray(sources, dtype=dtype)
-    seed((grid_size(sources.size, _BLOCK),), (_BLOCK,),
-         (sources, np.int64(sources.size), visited, dist, frontier, size))
+    MODULE.kernel("seed", vertex=dtype)(*run.grid(sources.size),
+                                         (sources, np.int64(sources.size), visited, dist, frontier, size))
+    expand = MODULE.kernel("expand", view=run.view_type, vertex=dtype)
+    item_size = layout_item_size(layout)
     count = int(size.get()[0])
     level = 0
     while count and (depth_limit is None or level < depth_limit):
-        degrees_kernel((grid_size(count, _BLOCK),), (_BLOCK,),
-                       (offsets, indices, frontier, np.int64(count), degrees))
-        scan = cp.cumsum(degrees[:count])
-        total = int(scan[-1])
+        scan, total = run.items(frontier, count, item_size)
         if total == 0:
             break
         size.fill(0)
         level += 1
-        tiles = -(-total // (_BLOCK * _ITEMS))
-        expand((tiles,), (_BLOCK,),
-               (offsets, indices, frontier, scan, np.int64(count), np.int64(total), visited,
-                dist, pred, following, size, dtype.type(level)))
+        run.launch(expand, frontier, count, scan, total, item_size, visited, dist, pred,
+                   following, size, dtype.type(level))
         count = int(size.get()[0])
         frontier, following = following, frontier
     return dist, pred
-

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._backend import HOST, device_allocations
 from ._common import check_graph, cugraph_module as _cugraph
+from ._device import Module, Traversal, layout_item_size
 from .registry import require
 
 
@@ -47,8 +49,12 @@ def weakly_connected_components(G, directed=None, connection=None, return_labels
     if G.is_directed():
         raise ValueError("input graph must be undirected: weakly connected components are "
                          "computed on an undirected CompressedGraph(directed=False)")
-    require("weakly_connected_components", G)
-    labels = wcc_host(G._layout)
+    if G.backend == HOST:
+        labels = wcc_host(G._layout)
+    else:
+        require("weakly_connected_components", G)
+        with device_allocations():
+            labels = wcc_device(G._layout, G.vertex_dtype)
     return G._vertex_frame({"labels": labels.astype(G.vertex_dtype)})
 
 
@@ -93,4 +99,27 @@ def wcc_host(layout) -> np.ndarray:
         # Edges whose ends already agree never change again.
         keep = parent[owner] != parent[neighbours]
         owner, neighbours = owner[keep], neighbours[keep]
+    return parent
+
+
+MODULE = Module("components.cu", {
+    "hook": ("wcc_hook<{view}, {vertex}>", False, True),
+    "compress": ("wcc_compress<{vertex}>", False, False),
+})
+
+
+def wcc_device(layout, vertex_dtype):
+    """One hooking pass over every edge and a final compression on the GPU; labels are the
+    smallest vertex of each component, as on the host."""
+    import cupy as cp
+
+    vtype = np.dtype(vertex_dtype)
+    n = layout.num_vertices
+    run = Traversal(layout, vtype)
+    parent = cp.arange(n, dtype=vtype)
+    item_size = layout_item_size(layout)
+    scan, total = run.items(None, n, item_size)
+    run.launch(MODULE.kernel("hook", view=run.view_type, vertex=vtype), None, n, scan, total,
+               item_size, parent)
+    MODULE.kernel("compress", vertex=vtype)(*run.grid(n), (parent, np.int64(n)))
     return parent

@@ -13,8 +13,9 @@ import warnings
 
 import numpy as np
 
-from .._backend import to_host
+from .._backend import HOST, device_allocations, to_host
 from ._common import check_graph, cugraph_module as _cugraph
+from ._device import Module, Traversal, layout_item_size
 from .registry import require
 
 TRANSPOSED_WARNING = ("Pagerank expects the 'store_transposed' flag to be set to 'True' for "
@@ -92,7 +93,6 @@ def pagerank(G, alpha=0.85, personalization=None, precomputed_vertex_out_weight=
         raise TypeError(f"max_iter must be an int, got {max_iter!r}")
     if max_iter < 0:
         raise OverflowError(f"max_iter={max_iter} is negative; it must be >= 0")
-    require("pagerank", G)
     n = G.number_of_vertices()
     weights = G._properties.get("weight")
     dtype = np.dtype(np.float64 if weights is not None and weights.dtype == np.float64 else np.float32)
@@ -107,8 +107,14 @@ def pagerank(G, alpha=0.85, personalization=None, precomputed_vertex_out_weight=
         teleport = teleport / total
     start = _dense(G, nstart, "values", "nstart")
     out_weight = _dense(G, precomputed_vertex_out_weight, "sums", "precomputed_vertex_out_weight")
-    scores, converged = pagerank_host(G._layout, None if weights is None else to_host(weights),
-                                      float(alpha), teleport, start, out_weight, int(max_iter), float(tol))
+    if G.backend == HOST:
+        scores, converged = pagerank_host(G._layout, weights, float(alpha), teleport, start,
+                                          out_weight, int(max_iter), float(tol))
+    else:
+        require("pagerank", G)
+        with device_allocations():
+            scores, converged = pagerank_device(G._layout, weights, float(alpha), teleport, start,
+                                                out_weight, int(max_iter), float(tol), G.vertex_dtype)
     result = G._vertex_frame({"pagerank": scores.astype(dtype)})
     if fail_on_nonconvergence:
         if not converged:
@@ -142,7 +148,7 @@ def pagerank_host(layout, weights, alpha, teleport, start, out_weight, max_iter,
     if n == 0:
         return np.zeros(0), True
     owner, neighbours, positions = layout.to_coo()
-    w = np.ones(owner.size) if weights is None else weights[positions].astype(np.float64)
+    w = np.ones(owner.size) if weights is None else to_host(weights)[positions].astype(np.float64)
     if out_weight is None:
         out_weight = np.bincount(owner, weights=w, minlength=n)
     dangling = out_weight == 0
@@ -156,6 +162,58 @@ def pagerank_host(layout, weights, alpha, teleport, start, out_weight, max_iter,
         fresh += spread / n if teleport is None else spread * teleport
         change = np.abs(fresh - scores).sum()
         scores = fresh
+        iterations += 1
+        if change < tol or iterations >= max_iter:
+            break
+    return scores, iterations < max_iter
+
+
+MODULE = Module("pagerank.cu", {"spmv": ("pagerank_spmv<{view}, {vertex}, {weight}>", True, True)})
+PUSH_ITEM_RANKS = 32  # ranks per work item: one owner read and (pull) one atomic per item
+
+
+def pagerank_device(layout, weights, alpha, teleport, start, out_weight, max_iter, tol, vertex_dtype):
+    """cuGraph's PageRank iteration on the GPU (float64 accumulation) over the layout's device
+    view, pushing along out-lists; returns (float64 scores, converged)."""
+    import cupy as cp
+
+    n = layout.num_vertices
+    if n == 0:
+        return np.zeros(0), True
+    vtype = np.dtype(vertex_dtype)
+    run = Traversal(layout, vtype)
+    weighted = weights is not None
+    wtype = np.dtype(weights.dtype) if weighted else np.dtype(np.float32)
+    w = weights if weighted else cp.zeros(1, dtype=wtype)
+    spmv = MODULE.kernel("spmv", view=run.view_type, vertex=vtype, weight=wtype)
+    item_size = layout_item_size(layout, PUSH_ITEM_RANKS)
+    scan, total = run.items(None, n, item_size)
+    if out_weight is None:
+        # Out-weights: the same product with every score 1 and pull off (sum over out-edges).
+        out_weight = cp.zeros(n, dtype=cp.float64)
+        ones = cp.ones(n, dtype=cp.float64)
+        owned = cp.zeros(n, dtype=cp.float64)
+        run.launch(spmv, None, n, scan, total, item_size, w, np.int32(weighted), ones,
+                   np.int32(1), owned)
+        out_weight = owned
+    else:
+        out_weight = cp.asarray(out_weight)
+    dangling = out_weight == 0
+    divisor = cp.where(dangling, 1.0, out_weight)
+    teleport = None if teleport is None else cp.asarray(teleport)
+    scores = cp.full(n, 1.0 / n) if start is None else cp.asarray(start)
+    fresh = cp.empty(n, dtype=cp.float64)
+    iterations = 0
+    while True:
+        scaled = scores / divisor
+        spread = alpha * float((scores * dangling).sum()) + (1.0 - alpha)
+        fresh.fill(0)
+        run.launch(spmv, None, n, scan, total, item_size, w, np.int32(weighted), scaled,
+                   np.int32(0), fresh)
+        fresh *= alpha
+        fresh += spread / n if teleport is None else spread * teleport
+        change = float(cp.abs(fresh - scores).sum())
+        scores, fresh = fresh, scores
         iterations += 1
         if change < tol or iterations >= max_iter:
             break

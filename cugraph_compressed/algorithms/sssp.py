@@ -1,13 +1,16 @@
 """Single-source shortest paths, cuGraph's ``sssp`` on a CompressedGraph.
 
-Distances are computed in float64 on the host and returned in the weight dtype, as cuGraph
-returns them.  Negative and NaN weights are rejected (cuGraph does not check them).
+Distances come back in the weight dtype, as cuGraph returns them (the host oracle computes in
+float64, the GPU in the weight dtype, as cuGraph does).  Negative and NaN weights are rejected
+(cuGraph does not check them).
 """
 from __future__ import annotations
 
 import numpy as np
 
+from .._backend import HOST, device_allocations
 from ._common import check_graph, cugraph_module as _cugraph
+from ._device import Module, Traversal, layout_item_size
 from .registry import require
 
 
@@ -71,12 +74,15 @@ def sssp(G, source=None, method=None, directed=None, return_predecessors=None, u
     weights = G._properties["weight"]
     check_weights(weights)
     (start,) = G._internal_ids([source], "source")
-    require("sssp", G)
-    dist, pred = sssp_host(G._layout, weights, int(start), cutoff)
     dtype = np.dtype(weights.dtype)
-    unreachable = ~np.isfinite(dist)
-    out = dist.astype(dtype)
-    out[unreachable] = np.finfo(dtype).max
+    if G.backend == HOST:
+        dist, pred = sssp_host(G._layout, weights, int(start), cutoff)
+        out = dist.astype(dtype)
+    else:
+        require("sssp", G)
+        with device_allocations():
+            out, pred = sssp_device(G._layout, weights, int(start), cutoff, G.vertex_dtype)
+    out[out == np.inf] = np.finfo(dtype).max  # cuGraph's "unreachable"
     return G._frame({"distance": out, "vertex": G._vertex_ids(),
                      "predecessor": G._user_ids(pred.astype(G.vertex_dtype))})
 
@@ -114,4 +120,47 @@ def sssp_host(layout, weights, source: int, cutoff=None):
         dist[neighbours[better]] = candidate[better]
         pred[neighbours[better]] = frontier[owner[better]]
         frontier = neighbours[better]
+    return dist, pred
+
+
+MODULE = Module("sssp.cu", {
+    "relax": ("sssp_relax<{view}, {vertex}, {weight}>", True, True),
+    "unqueue": ("sssp_unqueue<{vertex}>", False, False),
+    "predecessors": ("sssp_predecessors<{view}, {vertex}, {weight}>", True, True),
+})
+
+
+def sssp_device(layout, weights, source: int, cutoff, vertex_dtype):
+    """Frontier relaxation on the GPU in the weight dtype; returns (dist with inf for
+    unreachable, pred)."""
+    import cupy as cp
+
+    wtype = np.dtype(weights.dtype)
+    vtype = np.dtype(vertex_dtype)
+    run = Traversal(layout, vtype)
+    n = layout.num_vertices
+    item_size = layout_item_size(layout)
+    dist = cp.full(n, np.inf, dtype=wtype)
+    dist[source] = 0
+    queued = cp.zeros((n + 31) // 32, dtype=cp.uint32)
+    frontier = cp.full(max(n, 1), source, dtype=vtype)
+    following = cp.empty_like(frontier)
+    size = cp.zeros(1, dtype=cp.uint64)
+    limit = wtype.type(np.inf if cutoff is None else cutoff)
+    relax = MODULE.kernel("relax", view=run.view_type, vertex=vtype, weight=wtype)
+    unqueue = MODULE.kernel("unqueue", vertex=vtype)
+    count = 1
+    while count:
+        unqueue(*run.grid(count), (frontier, np.int64(count), queued))
+        scan, total = run.items(frontier, count, item_size)
+        size.fill(0)
+        run.launch(relax, frontier, count, scan, total, item_size, weights, limit, dist, queued,
+                   following, size)
+        count = int(size.get()[0])
+        frontier, following = following, frontier
+    pred = cp.full(n, -1, dtype=vtype)
+    scan, total = run.items(None, n, item_size)
+    run.launch(MODULE.kernel("predecessors", view=run.view_type, vertex=vtype, weight=wtype),
+               None, n, scan, total, item_size, weights, dist, wtype.type(np.inf),
+               np.int64(source), pred)
     return dist, pred

@@ -94,6 +94,18 @@ class Layout:
         xp = self.xp
         return self.decode_lists(xp.arange(self.num_vertices, dtype=np.int64))
 
+    # -- device view ------------------------------------------------------------------------
+    @classmethod
+    def device_view_types(cls) -> list:
+        """C++ types of this layout's device view (``formats/<layout>.cuh``), one per buffer
+        dtype combination; empty while the layout has no device view."""
+        return []
+
+    def device_view(self):
+        """``(view type, argument block)`` for the GPU kernels: the argument block is a CuPy
+        uint64 array the view's ``load`` reads its pointers and sizes from."""
+        raise NotImplementedError(f"layout {self.name!r} has no device view yet")
+
     def validate(self) -> None:
         """Raise :class:`LayoutInvariantError` on any broken invariant of the layout."""
         raise NotImplementedError

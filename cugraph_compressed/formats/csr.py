@@ -27,6 +27,7 @@ import numpy as np
 from .base import Layout, LayoutInvariantError, ragged_positions
 
 INT32_MAX = np.iinfo(np.int32).max
+_CTYPES = {np.dtype(np.int32): "int", np.dtype(np.int64): "long long"}
 
 
 def _fail(rule: str, detail: str):
@@ -83,6 +84,17 @@ class CSRLayout(Layout):
         starts = offsets[vertices]
         owner, positions = ragged_positions(xp, starts, offsets[vertices + 1] - starts)
         return owner, self.indices[positions].astype(np.int64, copy=False), positions
+
+    @classmethod
+    def device_view_types(cls):
+        return [f"cgc::CsrView<{v}, {o}>" for v in _CTYPES.values() for o in _CTYPES.values()]
+
+    def device_view(self):
+        import cupy as cp
+
+        view = f"cgc::CsrView<{_CTYPES[self.indices.dtype]}, {_CTYPES[self.offsets.dtype]}>"
+        args = cp.asarray([self.offsets.data.ptr, self.indices.data.ptr], dtype=cp.uint64)
+        return view, args
 
     def validate(self):
         xp, offsets, indices = self.xp, self.offsets, self.indices

@@ -30,17 +30,16 @@ __device__ __forceinline__ unsigned lanemask_lt() {
   return mask;
 }
 
-// Append `value` to `out` when `take` holds, with one atomic per warp.  Every lane of the warp
-// must call it (it votes).
+// Append `value` to `out`, one atomic per group of converged lanes that append together.
+// Safe in divergent code: only the calling lanes take part.
 template <typename T>
-__device__ __forceinline__ void warp_append(bool take, T value, T* out, unsigned long long* count) {
-  unsigned ballot = __ballot_sync(0xffffffffu, take);
-  if (ballot == 0) return;
-  int leader = __ffs(ballot) - 1;
+__device__ __forceinline__ void append(T value, T* out, unsigned long long* count) {
+  const unsigned active = __activemask();
+  const int leader = __ffs(active) - 1;
   unsigned long long base = 0;
-  if (lane_id() == (unsigned)leader) base = atomicAdd(count, (unsigned long long)__popc(ballot));
-  base = __shfl_sync(0xffffffffu, base, leader);
-  if (take) out[base + __popc(ballot & lanemask_lt())] = value;
+  if (lane_id() == (unsigned)leader) base = atomicAdd(count, (unsigned long long)__popc(active));
+  base = __shfl_sync(active, base, leader);
+  out[base + __popc(active & lanemask_lt())] = value;
 }
 
 // Set bit `v` of `bitmap`; true when this call set it (the caller claimed `v`).
@@ -51,5 +50,28 @@ __device__ __forceinline__ bool claim_bit(uint32_t* bitmap, V v) {
   if (*word & mask) return false;  // cheap read first: most edges hit visited vertices
   return !(atomicOr(word, mask) & mask);
 }
+
+}  // namespace cgc
+
+namespace cgc {
+
+// Non-negative floats order like their bit patterns read as unsigned integers, so atomicMin on
+// the bits is an atomic minimum of the values.
+__device__ __forceinline__ float atomic_min_nonneg(float* address, float value) {
+  return __uint_as_float(atomicMin(reinterpret_cast<unsigned*>(address), __float_as_uint(value)));
+}
+__device__ __forceinline__ double atomic_min_nonneg(double* address, double value) {
+  return __longlong_as_double((long long)atomicMin(reinterpret_cast<unsigned long long*>(address),
+                                                   (unsigned long long)__double_as_longlong(value)));
+}
+
+}  // namespace cgc
+
+namespace cgc {
+
+// The integer type atomicCAS takes for a vertex type.
+template <typename D> struct AtomicWord;
+template <> struct AtomicWord<int> { typedef int type; };
+template <> struct AtomicWord<long long> { typedef unsigned long long type; };
 
 }  // namespace cgc

@@ -1,0 +1,107 @@
+"""Launching the traversal core (``traverse.cuh``) from Python: the one place that knows the
+kernel protocol (view argument block, item counts, prefix sum, tile grid).
+
+Kernels are instantiated per layout view type (``Layout.device_view_types()``), vertex type
+and, where weights take part, weight type; every module compiles all of its instantiations at
+once (NVRTC, cached on disk) and CI compiles them all.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from ..kernels import get_kernel, grid_size, register
+
+HERE = Path(__file__).parent
+BLOCK, ITEMS = 256, 4  # must match cgc::BLOCK / cgc::ITEMS in traverse.cuh
+VERTEX_TYPES = {np.dtype(np.int32): "int", np.dtype(np.int64): "long long"}
+WEIGHT_TYPES = {np.dtype(np.float32): "float", np.dtype(np.float64): "double"}
+
+
+def view_types():
+    """C++ types of every layout view that has device kernels."""
+    from ..formats import FORMATS
+
+    return [t for cls in FORMATS.values() for t in cls.device_view_types()]
+
+
+def device_layouts():
+    """Names of the layouts that have a device view."""
+    from ..formats import FORMATS
+
+    return {name for name, cls in FORMATS.items() if cls.device_view_types()}
+
+
+def instantiations(template, *, weights=False, view=True):
+    """Every ``template`` instantiation: per view type (if ``view``), vertex type and, with
+    ``weights``, weight type.  ``template`` is a format string with {view}, {vertex}, {weight}."""
+    names = []
+    for vertex in VERTEX_TYPES.values():
+        for weight in (WEIGHT_TYPES.values() if weights else [None]):
+            for view_type in (view_types() if view else [None]):
+                names.append(template.format(view=view_type, vertex=vertex, weight=weight))
+    return names
+
+
+class Module:
+    """One kernel source and the templates it defines; compiles every instantiation together."""
+
+    def __init__(self, filename, templates):
+        self.source = HERE / filename
+        self.templates = templates  # {name: (format string, uses weights, uses a view)}
+        register(self.source, self.all_names)
+
+    def all_names(self):
+        return [n for fmt, w, v in self.templates.values() for n in instantiations(fmt, weights=w, view=v)]
+
+    def kernel(self, name, *, view=None, vertex=None, weight=None):
+        fmt = self.templates[name][0]
+        expr = fmt.format(view=view, vertex=VERTEX_TYPES.get(np.dtype(vertex)) if vertex is not None else None,
+                          weight=WEIGHT_TYPES.get(np.dtype(weight)) if weight is not None else None)
+        return get_kernel(self.source, expr, self.all_names())
+
+
+TRAVERSE = Module("traverse.cu", {"count_items": ("count_items<{view}, {vertex}>", False, True)})
+
+
+class Traversal:
+    """A layout's device view plus the item bookkeeping of one algorithm run."""
+
+    def __init__(self, layout, vertex_dtype):
+        import cupy as cp
+
+        self.cp = cp
+        self.view_type, self.view = layout.device_view()
+        self.vertex_dtype = np.dtype(vertex_dtype)
+        self.n = layout.num_vertices
+        self.counts = cp.empty(max(self.n, 1), dtype=cp.int64)
+        self._dummy = cp.zeros(1, dtype=self.vertex_dtype)
+
+    def items(self, vertices, count, item_size):
+        """Inclusive prefix sum of the item counts of ``vertices[:count]`` (None: all
+        vertices) and the total number of items."""
+        kernel = TRAVERSE.kernel("count_items", view=self.view_type, vertex=self.vertex_dtype)
+        every = vertices is None
+        kernel((grid_size(count, BLOCK),), (BLOCK,),
+               (self.view, self._dummy if every else vertices, np.int32(every), np.int64(count),
+                np.int64(item_size), self.counts))
+        scan = self.cp.cumsum(self.counts[:count])
+        return scan, (int(scan[-1]) if count else 0)
+
+    def launch(self, kernel, vertices, count, scan, total, item_size, *args):
+        """Launch an item kernel: (view, vertices, scan, n, total, item_size, *args)."""
+        if total == 0:
+            return
+        tiles = -(-total // (BLOCK * ITEMS))
+        kernel((tiles,), (BLOCK,), (self.view, self._dummy if vertices is None else vertices, scan,
+                                    np.int64(count), np.int64(total), np.int64(item_size), *args))
+
+    def grid(self, n):
+        return (grid_size(n, BLOCK),), (BLOCK,)
+
+
+def layout_item_size(layout, ranks: int = 1) -> int:
+    """Ranks per work item: at least ``ranks``, a multiple of the view's chunk size."""
+    chunk = max(1, int(getattr(layout, "device_chunk_size", 1)))
+    return -(-max(ranks, 1) // chunk) * chunk

@@ -1,0 +1,48 @@
+// Weakly connected components by hooking with compare-and-swap (as in ECL-CC): one pass over
+// the edges links the trees of both ends, always the larger root under the smaller, so after
+// the pass and a final compression every vertex points at the smallest vertex of its
+// component.  Each undirected edge is stored both ways; only u < v is processed.
+#include "algorithms/traverse.cuh"
+
+template <typename D>
+__device__ __forceinline__ D find_root(D* parent, D v) {
+  D p = parent[v];
+  while (p != v) {
+    const D grand = parent[p];
+    if (grand != p) parent[v] = grand;  // path halving; a stale write is still an ancestor
+    v = p;
+    p = grand;
+  }
+  return v;
+}
+
+template <class View, typename D>
+__global__ void __launch_bounds__(cgc::BLOCK)
+wcc_hook(const uint64_t* view, const D* unused, const int64_t* scan, int64_t n, int64_t total,
+         int64_t item_size, D* parent) {
+  const View g = View::load(view);
+  cgc::for_each_item(g, unused, 1, scan, n, total, item_size,
+                     [&](int64_t, int64_t u, int64_t first, int64_t begin, int64_t end) {
+    g.for_each(u, first, begin, end, [&](int64_t, int64_t v) {
+      if (v <= u) return;
+      D a = find_root(parent, (D)u), b = find_root(parent, (D)v);
+      while (a != b) {
+        if (a < b) { const D t = a; a = b; b = t; }  // hook the larger root a under b
+        const D seen = atomicCAS(reinterpret_cast<typename cgc::AtomicWord<D>::type*>(parent + a),
+                                 (typename cgc::AtomicWord<D>::type)a,
+                                 (typename cgc::AtomicWord<D>::type)b);
+        if (seen == a) break;
+        a = find_root(parent, (D)seen);
+        b = find_root(parent, b);
+      }
+    });
+  });
+}
+
+template <typename D>
+__global__ void __launch_bounds__(cgc::BLOCK)
+wcc_compress(D* parent, int64_t n) {
+  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  for (int64_t v = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; v < n; v += stride)
+    parent[v] = find_root(parent, (D)v);
+}

@@ -1,0 +1,51 @@
+// Single-source shortest paths: frontier relaxation (Bellman-Ford over the vertices whose
+// distance dropped), then one pass that names a predecessor for every reached vertex.
+// Weights are non-negative (checked by the driver), so atomic minima on the bits of the
+// distances are atomic minima of the values.
+#include "algorithms/traverse.cuh"
+
+template <class View, typename D, typename W>
+__global__ void __launch_bounds__(cgc::BLOCK)
+sssp_relax(const uint64_t* view, const D* frontier, const int64_t* scan, int64_t n, int64_t total,
+           int64_t item_size, const W* weights, W cutoff, W* dist, uint32_t* queued, D* next,
+           unsigned long long* next_size) {
+  const View g = View::load(view);
+  cgc::for_each_item(g, frontier, 0, scan, n, total, item_size,
+                     [&](int64_t, int64_t u, int64_t first, int64_t begin, int64_t end) {
+    const W du = dist[u];
+    g.for_each(u, first, begin, end, [&](int64_t slot, int64_t v) {
+      const W candidate = du + weights[slot];
+      if (candidate < cutoff && candidate < dist[v] &&
+          candidate < cgc::atomic_min_nonneg(dist + v, candidate) &&
+          !(atomicOr(queued + (v >> 5), 1u << (v & 31)) & (1u << (v & 31))))
+        cgc::append((D)v, next, next_size);
+    });
+  });
+}
+
+// Clear the queued bits of a frontier (before relaxing it, so its vertices can be queued again).
+template <typename D>
+__global__ void __launch_bounds__(cgc::BLOCK)
+sssp_unqueue(const D* frontier, int64_t n, uint32_t* queued) {
+  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += stride)
+    atomicAnd(queued + (frontier[i] >> 5), ~(1u << (frontier[i] & 31)));
+}
+
+// pred[v] = some u with dist[u] + w(u, v) == dist[v]: the relaxation computed dist[v] exactly
+// that way for at least one in-edge, so every reached vertex but the source gets one.
+template <class View, typename D, typename W>
+__global__ void __launch_bounds__(cgc::BLOCK)
+sssp_predecessors(const uint64_t* view, const D* unused, const int64_t* scan, int64_t n,
+                  int64_t total, int64_t item_size, const W* weights, const W* dist, W unreached,
+                  int64_t source, D* pred) {
+  const View g = View::load(view);
+  cgc::for_each_item(g, unused, 1, scan, n, total, item_size,
+                     [&](int64_t, int64_t u, int64_t first, int64_t begin, int64_t end) {
+    const W du = dist[u];
+    if (du == unreached) return;
+    g.for_each(u, first, begin, end, [&](int64_t slot, int64_t v) {
+      if (v != source && du + weights[slot] == dist[v]) pred[v] = (D)u;
+    });
+  });
+}
