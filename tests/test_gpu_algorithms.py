@@ -131,3 +131,18 @@ def test_device_results_equal_host_oracle(layout):
     assert np.allclose(sssp(dev, 5).to_pandas()["distance"], sssp(host, 5)["distance"], rtol=1e-5)
     assert np.abs(pagerank(dev, tol=1e-9).to_pandas()["pagerank"] - pagerank(host, tol=1e-9)["pagerank"]).sum() < 1e-5
     assert np.array_equal(weakly_connected_components(dev).to_pandas()["labels"], weakly_connected_components(host)["labels"])
+
+
+@pytest.mark.parametrize("layout", DEVICE_LAYOUTS)
+@pytest.mark.parametrize("directed", [True, False])
+def test_device_view_decodes_every_list(layout, directed):
+    import cudf
+
+    from cugraph_compressed.algorithms._device import decode_neighbours
+
+    df = rmat_edgelist(16, seed=83)
+    G = cgc.CompressedGraph(directed=directed, format=layout).from_cudf_edgelist(cudf.from_pandas(df), renumber=False)
+    _, expected, positions = G._layout.to_coo()
+    decoded = decode_neighbours(G._layout).get()
+    assert np.array_equal(decoded[np.asarray(positions.get() if hasattr(positions, "get") else positions)],
+                          np.asarray(expected.get() if hasattr(expected, "get") else expected))

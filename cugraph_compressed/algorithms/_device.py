@@ -62,7 +62,10 @@ class Module:
         return get_kernel(self.source, expr, self.all_names())
 
 
-TRAVERSE = Module("traverse.cu", {"count_items": ("count_items<{view}, {vertex}>", False, True)})
+TRAVERSE = Module("traverse.cu", {
+    "count_items": ("count_items<{view}, {vertex}>", False, True),
+    "decode_items": ("decode_items<{view}, {vertex}>", False, True),
+})
 
 
 class Traversal:
@@ -105,3 +108,17 @@ def layout_item_size(layout, ranks: int = 1) -> int:
     """Ranks per work item: at least ``ranks``, a multiple of the view's chunk size."""
     chunk = max(1, int(getattr(layout, "device_chunk_size", 1)))
     return -(-max(ranks, 1) // chunk) * chunk
+
+
+def decode_neighbours(layout):
+    """Every neighbour, by property slot, decoded on the GPU through the layout's device view
+    (int64 CuPy array): the device counterpart of ``layout.to_coo()[1]``."""
+    import cupy as cp
+
+    run = Traversal(layout, np.int32 if layout.num_vertices <= np.iinfo(np.int32).max else np.int64)
+    item_size = layout_item_size(layout)
+    scan, total = run.items(None, layout.num_vertices, item_size)
+    out = cp.full(layout.num_edges, -1, dtype=cp.int64)
+    kernel = TRAVERSE.kernel("decode_items", view=run.view_type, vertex=run.vertex_dtype)
+    run.launch(kernel, None, layout.num_vertices, scan, total, item_size, out)
+    return out

@@ -1,0 +1,37 @@
+// Device view of the `fl` layout (buffers, bit order and padding: formats/fixed_length.py).
+// Random access: entry k of a stream of width w is the field at bit k * w (fields wider than
+// 32 bits are read as their low 32 bits and the rest), so every rank is a valid start.
+#pragma once
+#include "kernels/bits.cuh"
+
+namespace cgc {
+
+struct FlView {
+  const uint32_t* offsets;
+  const uint32_t* indices;
+  int offset_width;
+  int index_width;
+
+  __device__ static FlView load(const uint64_t* args) {
+    return {reinterpret_cast<const uint32_t*>(args[0]), reinterpret_cast<const uint32_t*>(args[1]),
+            (int)args[2], (int)args[3]};
+  }
+  __device__ static __forceinline__ int64_t field(const uint32_t* stream, int64_t k, int width) {
+    const uint64_t pos = (uint64_t)k * (uint64_t)width;
+    if (width <= 32) return (int64_t)read_bits(stream, pos, width);
+    return (int64_t)((uint64_t)read_bits(stream, pos, 32) |
+                     ((uint64_t)read_bits(stream, pos + 32, width - 32) << 32));
+  }
+  __device__ __forceinline__ int64_t first_edge(int64_t v) const { return field(offsets, v, offset_width); }
+  __device__ __forceinline__ int64_t degree(int64_t v) const {
+    return field(offsets, v + 1, offset_width) - field(offsets, v, offset_width);
+  }
+  __device__ __forceinline__ int64_t chunk_size() const { return 1; }
+  template <class F>
+  __device__ __forceinline__ void for_each(int64_t v, int64_t first, int64_t begin, int64_t end,
+                                           F&& f) const {
+    for (int64_t r = begin; r < end; ++r) f(first + r, field(indices, first + r, index_width));
+  }
+};
+
+}  // namespace cgc
