@@ -2,3 +2,4 @@
 // per view type (the layout classes name their types in device_view_types()).
 #pragma once
 #include "formats/csr.cuh"
+#include "formats/fixed_length.cuh"
