@@ -4,9 +4,12 @@
 """
 from . import _bits  # noqa: F401  (registers the bit-stream kernels)
 from .base import Layout, LayoutInvariantError
+from .cgr import CGRLayout
 from .csr import CSRLayout
+from .elias_fano import EliasFanoLayout
+from .fixed_length import FixedLengthLayout
 
-FORMATS = {CSRLayout.name: CSRLayout}
+FORMATS = {cls.name: cls for cls in (CSRLayout, EliasFanoLayout, CGRLayout, FixedLengthLayout)}
 
 
 def layout_class(name: str):
@@ -17,4 +20,5 @@ def layout_class(name: str):
         raise ValueError(f"format={name!r} is not a known layout; choose one of {sorted(FORMATS)}") from None
 
 
-__all__ = ["FORMATS", "Layout", "LayoutInvariantError", "CSRLayout", "layout_class"]
+__all__ = ["FORMATS", "Layout", "LayoutInvariantError", "CSRLayout", "EliasFanoLayout", "CGRLayout",
+           "FixedLengthLayout", "layout_class"]

@@ -1,0 +1,1037 @@
+"""``cgr``: intervals, residual gaps and variable-length codes (Sha, Li & Tan, SIGMOD'19).
+
+Each sorted neighbour list is split into *intervals*, the maximal runs of consecutive ids at
+least ``min_interval_length`` long, and *residuals*, every other neighbour.  Intervals are
+written as (start, length) pairs, residuals as gaps, both with a variable-length code (Elias
+gamma or zeta-k).  Residuals are cut into *segments* of ``segment_size`` residuals; every
+segment restarts its gaps from the vertex id, and a per-list table gives each segment's bit
+offset, so several threads can decode one long list at once.  Decode order: a list's interval
+edges first (interval after interval, each ascending), then its residuals (ascending), which
+is not the sorted order: :meth:`CGRLayout.encode` sets ``property_order`` whenever a list has
+a residual below one of its interval edges.
+
+Codes
+-----
+``code(x)`` writes an integer ``x >= 0`` as the zeta-k code of ``y = x + 1`` (every code here
+must hold 0, so 1 is added on writing and removed on reading); ``code="gamma"`` is zeta-1,
+which is exactly Elias gamma.  With ``L`` the bit length of ``y``, ``h = (L - 1) // k``
+(so ``2**(h*k) <= y < 2**((h+1)*k)``), ``s = (h + 1) * k``, ``t = 2**(h*k)`` and ``r = y - t``:
+
+* ``h`` zero bits, then a one bit (``h + 1`` in unary);
+* if ``r < t``: ``r`` in ``s - 1`` bits; otherwise, with ``c = r + t``: ``c >> 1`` in ``s - 1``
+  bits, then the bit ``c & 1``.
+
+This is Boldi and Vigna's zeta-k code (unary ``h + 1``, then the minimal binary code of ``r``
+in ``[0, 2**s - t)``) laid out for a stream read least significant bit first: a reader takes
+``s - 1`` bits, compares them with ``t`` and only then decides whether one more bit belongs to
+the code.  Lengths are those of zeta-k: ``h + s + (r >= t)``; gamma takes ``2 * L - 1`` bits.
+Codable values: ``0 <= x <= MAX_VALUE = 2**33 - 2`` (a zig-zagged first gap reaches it), so a
+code is at most 65 bits (gamma) or 44 bits (zeta-3: ``h <= 10``, ``s <= 33``).  Writers cut a
+code into fields of at most 32 bits for the shared packers: the unary zeros are not written
+(streams start zeroed); the value ``(payload << 1) | 1`` goes at bit ``p + h`` as its low 32
+bits there and its remaining bits at ``p + h + 32``.
+
+Gaps (``v`` is the list's vertex id, its *reference*)
+-----------------------------------------------------
+* ``zigzag(d) = 2 * d`` for ``d >= 0``, ``-2 * d - 1`` for ``d < 0``.
+* Interval ``i`` of a list: start ``code(zigzag(start - v))`` for ``i = 0``, else
+  ``code(start - end_{i-1} - 1)`` with ``end`` the first id after the previous interval (>= 0
+  because intervals are maximal, so never adjacent); length ``code(length -
+  min_interval_length)``.
+* Residual of rank ``j`` among the list's residuals: ``code(zigzag(r - v))`` when ``j`` is a
+  multiple of ``segment_size`` (first of its segment: gaps restart from the vertex id, so a
+  segment decodes knowing only ``v``), else ``code(r - r_prev - 1)``.
+
+Buffers
+-------
+``edge_offsets`` (uint32, ``num_vertices + 1``) and ``edge_offsets_high`` (int64)
+    ``first_edge(v)``, the number of edges of the vertices before ``v``, is
+    ``edge_offsets[v] + 2**32 * #{entries of edge_offsets_high <= v}``:
+    ``edge_offsets_high[h - 1]`` is the first index whose offset is ``>= h * 2**32``
+    (``num_edges >> 32`` entries, none below 2**32 edges).  The degree of ``v`` is
+    ``first_edge(v + 1) - first_edge(v)``; the property slot of its ``k``-th decoded
+    neighbour is ``first_edge(v) + k``.
+``bit_offsets`` (uint32, ``num_vertices + 1``) and ``bit_offsets_high`` (int64)
+    The same split of ``first_bit(v)``, the stream position of list ``v``
+    (``total_bits >> 32`` high entries).  Both per-vertex arrays cost 4 bytes per vertex
+    whatever the graph's size; a GPU reader binary-searches the few high entries.
+``stream`` (uint32)
+    The lists one after the other with no gap, in the bit order of
+    :mod:`~cugraph_compressed.formats._bits` (bit ``i`` is bit ``i % 32`` of word ``i // 32``,
+    fields least significant bit first), ``ceil(total_bits / 32)`` data words and
+    ``TAIL_WORDS`` (2) words of tail padding, so the 64-bit window at any data position is
+    inside the buffer.  Bits past ``total_bits`` are written as zeros and never read for
+    their value.
+
+List layout
+-----------
+List ``v`` with degree ``d``, ``E`` interval edges, ``n_res = d - E`` residuals and
+``S = ceil(n_res / segment_size)`` residual segments occupies bits
+``first_bit(v) .. first_bit(v + 1) - 1``; an empty list occupies none.  In order:
+
+1. header: ``code(E)``;
+2. only when ``S >= 2``, the segment table: ``W`` in 6 bits, then ``S`` entries of ``W`` bits
+   (entries over 32 bits written as two fields), entry ``j`` being the bit offset of residual
+   segment ``j`` counted from the end of the table (entry 0 is the length of the interval
+   part, so a decoder can skip the intervals); ``W`` is the bit length of the last entry;
+3. the intervals: start then length code of each, until their lengths add up to ``E``;
+4. the residual segments, one after the other, each ``segment_size`` residuals but the last.
+
+Decoding from rank ``k``: ranks below ``E`` walk the interval codes (without expanding them);
+residual rank ``j = k - E`` jumps to segment ``j // segment_size`` through the table (a list
+with one segment holds at most ``segment_size`` residuals, right after its intervals).
+
+Parameters (see :meth:`CGRLayout.check_params`): ``min_interval_length`` (4, the paper's),
+``code`` (``"zeta"``), ``zeta_k`` (3, the paper's; 1 .. 16, ignored for gamma) and
+``segment_size`` (32 residuals: one warp of lanes decodes a list of 1024 residuals one segment
+each; at R-MAT's gap sizes a segment is a few hundred bits, the paper's 128-256).
+
+Sizes: ``8 * (num_vertices + 1) + 8 * (num_edges >> 32) + 8 * (total_bits >> 32) + 4 *
+stream_words(total_bits)`` bytes, predicted exactly (with ``total_bits``) by
+:meth:`CGRLayout.estimate_nbytes`, which runs the interval analysis and code-length arithmetic
+but packs nothing.  CGR can be larger than CSR on graphs without locality (random ids give
+gaps of ``log2(n / d)`` bits plus the code's overhead).  Graph500 R-MAT scale 16 (scrambled ids,
+955,156 distinct directed edges), default parameters: 2.24 bytes per edge, 1.90x smaller than
+the 32-bit CSR (gamma: 2.74 bytes, 1.56x).
+
+Invariants (checked by :meth:`CGRLayout.validate`)
+--------------------------------------------------
+``validate`` reports the first broken one it meets, in this order, except that a segment table
+running past its list is reported (as 6) before the intervals are walked.
+
+1. Buffers: ``edge_offsets`` and ``bit_offsets`` are 1-D uint32 of ``num_vertices + 1``
+   entries; the two high arrays are 1-D int64, non-decreasing, within ``[0, num_vertices]``;
+   ``stream`` is 1-D uint32 of ``stream_words(first_bit(num_vertices))`` words.
+2. ``first_edge(0) == 0``, ``first_edge(num_vertices) == num_edges``, non-decreasing.
+3. ``first_bit(0) == 0``, non-decreasing.
+4. An empty list has no bits; a non-empty list's header decodes to ``E <= degree``.
+5. The intervals decode to lengths ``>= min_interval_length`` adding up to exactly ``E``.
+6. The segment table (present exactly when ``S >= 2``): ``W`` is the bit length of the last
+   entry, entry 0 is the length of the interval part and entry ``j`` the end of segment
+   ``j - 1``.
+7. Every code of a list lies inside the list's bits, and the last one ends exactly at
+   ``first_bit(v + 1)``.
+8. Every decoded neighbour id lies in ``[0, num_vertices)``.
+9. Every list is strictly increasing once sorted (no duplicates, residuals outside intervals)
+   and split canonically (intervals maximal, no run of ``min_interval_length`` consecutive
+   residuals), so re-encoding the decoded lists writes the same bits: host and GPU encoders
+   agree bit for bit.
+
+Code layout: :class:`CGRCodec` encodes and decodes any sorted lists of values below 2**32 with
+any reference ids below 2**32 (independent of ``num_vertices``); :class:`CGRLayout` is a thin
+wrapper whose references are the vertex ids.  One array-code encoder serves NumPy (the host
+reference, packed by ``_bits.pack_fields``) and CuPy (the GPU encoder, packed by
+``_bits.pack_fields_device``, no host round trip); the decoders are vectorized NumPy that run
+in lock step over lists (intervals: as many passes as the most intervals of one list) and
+segments (``segment_size`` passes).
+"""
+from __future__ import annotations
+
+import sys
+from numbers import Integral
+
+import numpy as np
+
+from . import _bits
+from ._bits import TAIL_WORDS, stream_words
+from .base import Layout, LayoutInvariantError, ragged_positions
+from .._backend import to_host
+
+MAX_VALUE = 2**33 - 2          # largest x that code(x) holds
+MAX_ID = 2**32 - 1             # list values and references
+MAX_ZETA_K = 16
+TABLE_WIDTH_BITS = 6
+CHUNK_EDGES = 1 << 25          # edges per encoder chunk (whole lists): bounds its temporaries
+_LOW32 = 0xFFFFFFFF
+
+
+def _fail(rule, detail):
+    raise LayoutInvariantError(f"cgr invariant {rule} broken: {detail}")
+
+
+# ------------------------------------------------------------------------------------ codes
+
+def bit_length(values, xp=np):
+    """Bits needed to write each integer ``0 <= x < 2**53`` (0 for 0), int64: the binary
+    exponent of its exact float64 value, one pass on either array module."""
+    return xp.frexp(values.astype(np.float64))[1].astype(np.int64)
+
+
+def code_parts(x, k, xp=np):
+    """For values ``x >= 0`` (int64 array, at most ``MAX_VALUE``): ``(h, payload_bits, payload)``
+    of ``code(x)``, each int64.  The code is ``h`` zeros, a one, then ``payload_bits`` bits
+    holding ``payload``; its length is ``h + 1 + payload_bits``."""
+    y = x + 1
+    h = (bit_length(y, xp) - 1) // k
+    s = (h + 1) * k
+    t = xp.left_shift(1, h * k)
+    r = y - t
+    long = r >= t
+    c = r + t
+    payload = xp.where(long, (c >> 1) | ((c & 1) << (s - 1)), r)
+    return h, s - 1 + long, payload
+
+
+def code_length(x, k, xp=np):
+    """Bits of ``code(x)`` for each value of ``x`` (int64)."""
+    y = x + 1
+    h = (bit_length(y, xp) - 1) // k
+    s = (h + 1) * k
+    t = xp.left_shift(1, h * k)
+    return h + s + (y - t >= t)
+
+
+def code_fields(x, positions, k, xp=np):
+    """The fields (uint32 values, int64 positions) that write ``code(x[i])`` at bit
+    ``positions[i]``: at most two per code, fields of value 0 left out."""
+    h, bits, payload = code_parts(x, k, xp)
+    return split_fields((payload << 1) | 1, positions + h, xp)
+
+
+def split_fields(values, positions, xp=np):
+    """Fields of at most 32 bits for non-negative int64 ``values`` (below 2**64) at
+    ``positions``: the low 32 bits there, the rest 32 bits further, zero fields left out."""
+    high = values >> 32
+    keep = high != 0
+    out_values = xp.concatenate([(values & _LOW32), high[keep]]).astype(np.uint32)
+    out_positions = xp.concatenate([positions, positions[keep] + 32])
+    return out_values, out_positions
+
+
+class BitReader:
+    """Host reads of a stream: the 64-bit window at any bit position from one gather, through
+    an overlapping view of the words (word ``w`` and ``w + 1`` as one little-endian uint64)."""
+
+    def __init__(self, words):
+        words = np.ascontiguousarray(to_host(words), dtype=np.uint32)
+        self.words = words
+        self.last = max(int(words.size) - TAIL_WORDS, 0) * 32   # first bit past the data words
+        if sys.byteorder == "little" and words.size >= 2:
+            self.pairs = np.ndarray(shape=(words.size - 1,), dtype=np.uint64, buffer=words,
+                                    offset=0, strides=(4,))
+        else:
+            self.pairs = (words[:-1].astype(np.uint64)
+                          | (words[1:].astype(np.uint64) << np.uint64(32)))
+
+    def window(self, positions):
+        """The 64 bits from each position on, as uint64; at least 33 of them are data."""
+        return self.pairs[positions >> 5] >> (positions & 31).astype(np.uint64)
+
+    def bits(self, positions, widths):
+        """Fields of ``widths`` (0 .. 63, an int64 array or an int) bits at ``positions``, as
+        int64.  Positions past the data are clamped to its end (garbage, for the checks)."""
+        positions = np.minimum(np.asarray(positions, dtype=np.int64), self.last)
+        widths = np.asarray(widths, dtype=np.int64)
+        one = np.uint64(1)
+        low = self.window(positions) & ((one << np.minimum(widths, 32).astype(np.uint64)) - one)
+        out = low.astype(np.int64)
+        wide = widths > 32
+        if wide.any():
+            wide = np.broadcast_to(wide, positions.shape)
+            high_widths = np.broadcast_to(widths, positions.shape)[wide] - 32
+            high = self.window(np.minimum(positions[wide] + 32, self.last))
+            high &= (one << high_widths.astype(np.uint64)) - one
+            out[wide] |= high.astype(np.int64) << 32
+        return out
+
+    def codes(self, positions, k, limit=None):
+        """See :func:`read_codes`."""
+        last = self.last
+        safe = np.minimum(positions, last)
+        window = self.window(safe)
+        lowest = window & (~window + np.uint64(1))          # the terminating one bit, alone
+        h = bit_length(lowest) - 1                          # -1 when the window has no one bit
+        ok = (h >= 0) & (h <= 32 // k) & (positions <= last)  # y = x + 1 < 2**33
+        h = np.where(ok, h, 0)
+        s = (h + 1) * k
+        t = np.left_shift(1, h * k)
+        rest = np.minimum(safe + h + 1, last)
+        bits = self.window(rest)                            # >= 33 bits: enough when s <= 33
+        q = (bits & ((np.uint64(1) << (s - 1).astype(np.uint64)) - np.uint64(1))).astype(np.int64)
+        extra = ((bits >> (s - 1).astype(np.uint64)) & np.uint64(1)).astype(np.int64)
+        wide = s > 33
+        if wide.any():
+            q[wide] = self.bits(rest[wide], s[wide] - 1)
+            extra[wide] = self.bits(safe[wide] + h[wide] + s[wide], 1)
+        long = q >= t
+        x = np.where(long, ((q << 1) | extra) - t, q) + t - 1
+        length = h + s + long
+        ok &= x <= MAX_VALUE
+        if limit is not None:
+            ok &= positions + length <= limit
+        return x, length, ok
+
+
+def _reader(words):
+    return words if isinstance(words, BitReader) else BitReader(words)
+
+
+def read_bits(words, positions, widths):
+    """Fields of ``widths`` (0 .. 63) bits at ``positions`` of a stream (host), as int64."""
+    return _reader(words).bits(positions, widths)
+
+
+def read_codes(words, positions, k, limit=None):
+    """Decode one code at each of ``positions`` (host); ``words`` is a stream or a BitReader.
+
+    Returns ``(x, length, ok)``: the values, the code lengths and a mask of codes that are
+    well formed (unary part short enough for a value up to ``MAX_VALUE``) and, when ``limit``
+    (int64 array, the end of the data each code must stay within) is given, end inside it.
+    Reads past the stream's data are clamped to its end (the values are then garbage and
+    ``ok`` is False for them).
+    """
+    return _reader(words).codes(np.asarray(positions, dtype=np.int64), k, limit)
+
+
+def zigzag(d, xp=np):
+    return xp.where(d >= 0, 2 * d, -2 * d - 1)
+
+
+def unzigzag(z):
+    return (z >> 1) ^ -(z & 1)
+
+
+# ------------------------------------------------------------------------------- helpers
+
+def _exclusive_cumsum(values, xp):
+    """``[0, v0, v0 + v1, ...]`` (one more entry than ``values``), int64."""
+    out = xp.zeros(values.size + 1, dtype=np.int64)
+    if values.size:
+        out[1:] = xp.cumsum(values)
+    return out
+
+
+def _first_index(mask, xp):
+    return int(xp.argmax(mask))
+
+
+def split_offsets(full, xp):
+    """``(low uint32, high int64)`` of non-decreasing int64 offsets (module docstring)."""
+    top = int(full[-1]) >> 32 if full.size else 0
+    low = (full & _LOW32).astype(np.uint32)
+    high = xp.searchsorted(full, xp.arange(1, top + 1, dtype=np.int64) << 32, side="left")
+    return low, high.astype(np.int64)
+
+
+def join_offsets(low, high, indices=None):
+    """Full int64 offsets (host) at ``indices`` (all when None) from ``split_offsets`` parts."""
+    low = np.asarray(low)
+    high = np.asarray(high)
+    if indices is None:
+        indices = np.arange(low.size, dtype=np.int64)
+    indices = np.asarray(indices, dtype=np.int64)
+    wraps = np.searchsorted(high, indices, side="right").astype(np.int64)
+    return low[indices].astype(np.int64) + (wraps << 32)
+
+
+# -------------------------------------------------------------------------------- codec
+
+class CGRCodec:
+    """Encoder and decoder of sorted lists of values in ``[0, 2**32)``, each list with a
+    reference id in ``[0, 2**32)`` (the vertex id in a graph), independent of any vertex count.
+
+    Parameters are those of :meth:`CGRLayout.check_params` (already checked).
+    """
+
+    def __init__(self, min_interval_length=4, code="zeta", zeta_k=3, segment_size=32):
+        self.min_len = int(min_interval_length)
+        self.k = 1 if code == "gamma" else int(zeta_k)
+        self.seg = int(segment_size)
+
+    # -- encoding -------------------------------------------------------------------------
+    @staticmethod
+    def check_lists(owner, values, refs, xp, bound=MAX_ID + 1, what="list"):
+        """ValueError naming the list and value when the input is not sorted lists of
+        distinct values in ``[0, bound)`` owned by lists ``0 .. len(refs) - 1``."""
+        num_lists = int(refs.size)
+        if owner.shape != values.shape or owner.ndim != 1:
+            raise ValueError(f"owners and values must be 1-D of one length, got shapes "
+                             f"{owner.shape} and {values.shape}")
+        if refs.size and (int(refs.min()) < 0 or int(refs.max()) > MAX_ID):
+            i = _first_index((refs < 0) | (refs > MAX_ID), xp)
+            raise ValueError(f"reference id {int(refs[i])} of list {i} is outside [0, 2**32)")
+        if not owner.size:
+            return
+        bad = (owner < 0) | (owner >= num_lists)
+        if bool(bad.any()):
+            i = _first_index(bad, xp)
+            raise ValueError(f"edge {i}: {what} {int(owner[i])} is outside [0, {num_lists})")
+        bad = (values < 0) | (values >= bound)
+        if bool(bad.any()):
+            i = _first_index(bad, xp)
+            raise ValueError(f"the list of {what} {int(owner[i])} holds {int(values[i])}, "
+                             f"outside [0, {bound})")
+        step = owner[1:] - owner[:-1]
+        if bool((step < 0).any()):
+            i = _first_index(step < 0, xp)
+            raise ValueError(f"edges are not sorted by {what}: {what} {int(owner[i + 1])} comes "
+                             f"after {what} {int(owner[i])} (edge {i + 1})")
+        same = step == 0
+        dup = same & (values[1:] == values[:-1])
+        if bool(dup.any()):
+            i = _first_index(dup, xp)
+            raise ValueError(f"the list of {what} {int(owner[i])} holds {int(values[i])} twice "
+                             f"(parallel edges must be removed first)")
+        down = same & (values[1:] < values[:-1])
+        if bool(down.any()):
+            i = _first_index(down, xp)
+            raise ValueError(f"the list of {what} {int(owner[i])} is not sorted: "
+                             f"{int(values[i])} comes before {int(values[i + 1])}")
+
+    def plan(self, owner, values, refs, xp):
+        """Interval/residual analysis and code lengths; no bits are written.
+
+        ``owner`` (non-decreasing list index per value), ``values`` (int64) and ``refs`` (one
+        per list) are arrays of ``xp``.  Returns a dict of arrays; ``list_bits`` (per list)
+        and ``total_bits`` give the size.
+        """
+        m, L, R, k = int(values.size), int(refs.size), self.seg, self.k
+        owner = owner.astype(np.int64, copy=False)
+        values = values.astype(np.int64, copy=False)
+        refs = refs.astype(np.int64, copy=False)
+        deg = xp.bincount(owner, minlength=L) if m else xp.zeros(L, dtype=np.int64)
+        deg = deg.astype(np.int64, copy=False)
+        # Runs of consecutive ids: a run starts where the list changes or the step is not 1.
+        brk = xp.ones(m, dtype=bool)
+        if m > 1:
+            brk[1:] = (owner[1:] != owner[:-1]) | (values[1:] != values[:-1] + 1)
+        run_first = xp.flatnonzero(brk)
+        run_len = xp.diff(xp.concatenate([run_first, xp.asarray([m], dtype=np.int64)]))
+        is_itv = run_len >= self.min_len
+        in_itv = is_itv[xp.cumsum(brk) - 1] if m else xp.zeros(0, dtype=bool)
+        del brk
+        itv_first = run_first[is_itv]
+        itv_len = run_len[is_itv]
+        del run_first, run_len, is_itv
+        itv_owner = owner[itv_first]
+        itv_start = values[itv_first]
+        del itv_first
+        res_idx = xp.flatnonzero(~in_itv)
+        res_owner = owner[res_idx]
+        res_val = values[res_idx]
+
+        n_res = xp.bincount(res_owner, minlength=L).astype(np.int64) if res_idx.size \
+            else xp.zeros(L, dtype=np.int64)
+        n_itv = xp.bincount(itv_owner, minlength=L).astype(np.int64) if itv_owner.size \
+            else xp.zeros(L, dtype=np.int64)
+        E = deg - n_res
+
+        # Interval codes.
+        n_i = int(itv_owner.size)
+        itv_first_of_list = xp.ones(n_i, dtype=bool)
+        if n_i > 1:
+            itv_first_of_list[1:] = itv_owner[1:] != itv_owner[:-1]
+        prev_end = xp.zeros(n_i, dtype=np.int64)
+        if n_i > 1:
+            prev_end[1:] = itv_start[:-1] + itv_len[:-1]
+        itv_gap = xp.where(itv_first_of_list, zigzag(itv_start - refs[itv_owner], xp),
+                           itv_start - prev_end - 1)
+        del prev_end, itv_first_of_list
+        itv_lenx = itv_len - self.min_len
+        gap_bits = code_length(itv_gap, k, xp)
+        itv_code_bits = gap_bits + code_length(itv_lenx, k, xp)
+        itv_begin = _exclusive_cumsum(n_itv, xp)             # first interval of each list
+        itv_cs = _exclusive_cumsum(itv_code_bits, xp)
+        itv_bits = itv_cs[itv_begin[1:]] - itv_cs[itv_begin[:-1]]
+        itv_within = itv_cs[:-1] - itv_cs[itv_begin[:-1]][itv_owner]
+
+        # Residual codes: gaps minus one, restarting (zig-zag from the reference) per segment.
+        n_r = int(res_idx.size)
+        res_begin = _exclusive_cumsum(n_res, xp)
+        rank = xp.arange(n_r, dtype=np.int64) - res_begin[:-1][res_owner]
+        seg_first = (rank % R) == 0
+        prev = xp.zeros(n_r, dtype=np.int64)
+        if n_r > 1:
+            prev[1:] = res_val[:-1]
+        res_code = xp.where(seg_first, zigzag(res_val - refs[res_owner], xp), res_val - prev - 1)
+        del prev
+        res_code_bits = code_length(res_code, k, xp)
+        res_cs = _exclusive_cumsum(res_code_bits, xp)
+        res_bits = res_cs[res_begin[1:]] - res_cs[res_begin[:-1]]
+        res_within = res_cs[:-1] - res_cs[res_begin[:-1]][res_owner]
+        del res_cs
+
+        # Segment tables: W = bit length of the last entry (offset of the last segment).
+        S = (n_res + (R - 1)) // R
+        has_table = S >= 2
+        last_seg_first = xp.clip(res_begin[:-1] + (S - 1) * R, 0, max(n_r - 1, 0))
+        last_entry = itv_bits + (res_within[last_seg_first] if n_r else 0)
+        W = xp.where(has_table, bit_length(last_entry, xp), 0)
+        table_bits = xp.where(has_table, TABLE_WIDTH_BITS + S * W, 0)
+        header_bits = xp.where(deg > 0, code_length(E, k, xp), 0)
+        list_bits = header_bits + table_bits + itv_bits + res_bits
+        total_bits = int(list_bits.sum()) if L else 0
+        return {
+            "deg": deg, "E": E, "S": S, "W": W, "has_table": has_table,
+            "header_bits": header_bits, "table_bits": table_bits, "itv_bits": itv_bits,
+            "list_bits": list_bits, "total_bits": total_bits,
+            "itv_owner": itv_owner, "itv_gap": itv_gap, "itv_lenx": itv_lenx,
+            "gap_bits": gap_bits, "itv_within": itv_within,
+            "res_idx": res_idx, "res_owner": res_owner, "res_code": res_code, "rank": rank,
+            "seg_first": seg_first, "res_within": res_within, "in_itv": in_itv,
+        }
+
+    def chunks(self, owner, num_lists, xp):
+        """Split the lists into runs of whole lists of about ``CHUNK_EDGES`` edges (a longer
+        list is a chunk of its own): ``(first_edge, [(v0, v1, e0, e1), ...])``, the chunks as
+        list and edge ranges.  The encoder works chunk by chunk, so its temporary memory is
+        bounded by the chunk size, not the graph's."""
+        m = int(owner.size)
+        deg = xp.bincount(owner, minlength=num_lists) if m else xp.zeros(num_lists, dtype=np.int64)
+        first_edge = _exclusive_cumsum(deg, xp)
+        if m <= CHUNK_EDGES:
+            return first_edge, [(0, num_lists, 0, m)]
+        targets = xp.arange(CHUNK_EDGES, m, CHUNK_EDGES, dtype=np.int64)
+        cuts = to_host(xp.searchsorted(first_edge, targets, side="right") - 1)
+        bounds = np.unique(np.concatenate([[0], cuts, [num_lists]])).astype(np.int64)
+        edges = to_host(first_edge[xp.asarray(bounds)]).tolist()
+        bounds = bounds.tolist()
+        return first_edge, [(bounds[i], bounds[i + 1], edges[i], edges[i + 1])
+                            for i in range(len(bounds) - 1)]
+
+    def _plan_chunk(self, owner, values, refs, chunk, xp):
+        v0, v1, e0, e1 = chunk
+        return self.plan(owner[e0:e1] - v0, values[e0:e1], refs[v0:v1], xp)
+
+    def total_bits(self, owner, values, refs, xp):
+        """Bits of the encoding (the stream without padding), chunk by chunk, packing nothing."""
+        _, chunks = self.chunks(owner, int(refs.size), xp)
+        return sum(self._plan_chunk(owner, values, refs, c, xp)["total_bits"] for c in chunks)
+
+    def encode(self, owner, values, refs, xp, checked=False):
+        """Encode the lists: ``(stream, first_bit int64 (lists + 1), property_order)``.
+
+        ``property_order`` is None when the decode order is the sorted order, else slot
+        ``i`` (first_edge of its list + decode rank) holds the index of sorted value
+        ``property_order[i]``.  ``xp`` is NumPy (host reference, ``_bits.pack_fields``) or
+        CuPy (GPU encoder, ``_bits.pack_fields_device``); both write the same bits.  Two
+        passes over the chunks (sizes, then bits) unless there is a single chunk.
+        """
+        if not checked:
+            self.check_lists(owner, values, refs, xp)
+        owner = owner.astype(np.int64, copy=False)
+        L = int(refs.size)
+        first_edge, chunks = self.chunks(owner, L, xp)
+        plans = {}
+        list_bits = xp.zeros(L, dtype=np.int64)
+        for c in chunks:
+            p = self._plan_chunk(owner, values, refs, c, xp)
+            list_bits[c[0]:c[1]] = p["list_bits"]
+            if len(chunks) == 1:
+                plans[c] = p
+            del p
+        first_bit = _exclusive_cumsum(list_bits, xp)
+        total_bits = int(first_bit[-1])
+        del list_bits
+        stream = order = None
+        for c in chunks:
+            v0, v1, e0, e1 = c
+            p = plans.pop(c, None) or self._plan_chunk(owner, values, refs, c, xp)
+            field_values, positions = self._fields(p, first_bit[v0:v1], xp)
+            if xp is np:
+                packed = _bits.pack_fields(field_values, positions, total_bits)
+            else:
+                packed = _bits.pack_fields_device(field_values, positions, total_bits)
+            del field_values, positions
+            if stream is None:
+                stream = packed
+            else:
+                stream |= packed
+            del packed
+            local = self._order(owner[e0:e1] - v0, p, first_edge[v0:v1 + 1] - e0, xp)
+            if local is not None:
+                if order is None:
+                    order = xp.arange(int(owner.size), dtype=np.int64)
+                order[e0:e1] = local + e0
+            del p, local
+        return stream, first_bit, order
+
+    def _fields(self, p, base, xp):
+        """The fields (uint32 values, int64 bit positions) of a planned chunk whose lists
+        start at bits ``base``."""
+        k = self.k
+        body = base + p["header_bits"] + p["table_bits"]      # first interval code
+        parts = []
+        nonempty = xp.flatnonzero(p["deg"] > 0)
+        parts.append(code_fields(p["E"][nonempty], base[nonempty], k, xp))
+        tables = xp.flatnonzero(p["has_table"])
+        if tables.size:
+            table_at = base[tables] + p["header_bits"][tables]
+            parts.append(split_fields(p["W"][tables], table_at, xp))
+            entry = xp.flatnonzero(p["seg_first"] & p["has_table"][p["res_owner"]])
+            o = p["res_owner"][entry]
+            entry_at = (base[o] + p["header_bits"][o] + TABLE_WIDTH_BITS
+                        + (p["rank"][entry] // self.seg) * p["W"][o])
+            parts.append(split_fields(p["itv_bits"][o] + p["res_within"][entry], entry_at, xp))
+        if p["itv_owner"].size:
+            at = body[p["itv_owner"]] + p["itv_within"]
+            parts.append(code_fields(p["itv_gap"], at, k, xp))
+            parts.append(code_fields(p["itv_lenx"], at + p["gap_bits"], k, xp))
+        if p["res_owner"].size:
+            o = p["res_owner"]
+            at = body[o] + p["itv_bits"][o] + p["res_within"]
+            parts.append(code_fields(p["res_code"], at, k, xp))
+        return xp.concatenate([v for v, _ in parts]), xp.concatenate([q for _, q in parts])
+
+    @staticmethod
+    def _order(owner, plan, first_edge, xp):
+        """Decode slot of every sorted value of a planned chunk, inverted: the chunk's
+        ``property_order`` (chunk-local indices), None when it is the identity."""
+        in_itv = plan["in_itv"]
+        m = int(in_itv.size)
+        if not m:
+            return None
+        first = first_edge[owner]
+        itv_cs = _exclusive_cumsum(in_itv, xp)
+        itv_rank = itv_cs[:-1] - itv_cs[first]             # interval edges before i in its list
+        idx = xp.arange(m, dtype=np.int64)
+        res_rank = (idx - first) - itv_rank + plan["E"][owner]
+        slot = first + xp.where(in_itv, itv_rank, res_rank)
+        if bool((slot == idx).all()):
+            return None
+        order = xp.empty(m, dtype=np.int64)
+        order[slot] = idx
+        return order
+
+    # -- decoding (host) ----------------------------------------------------------------------
+    def _headers(self, words, starts, ends, degrees, careful):
+        """Header and table of each list: dict of per-list arrays (host)."""
+        R = self.seg
+        n = starts.size
+        E = np.zeros(n, dtype=np.int64)
+        header_bits = np.zeros(n, dtype=np.int64)
+        bad = np.zeros(n, dtype=bool)
+        full = np.flatnonzero(degrees > 0)
+        x, length, ok = read_codes(words, starts[full], self.k, ends[full])
+        E[full], header_bits[full] = x, length
+        bad[full] = ~ok
+        n_res = degrees - np.minimum(E, degrees)
+        S = (n_res + (R - 1)) // R
+        has_table = S >= 2
+        W = np.zeros(n, dtype=np.int64)
+        tabs = np.flatnonzero(has_table & ~bad)
+        W[tabs] = read_bits(words, starts[tabs] + header_bits[tabs], TABLE_WIDTH_BITS)
+        table_bits = np.where(has_table, TABLE_WIDTH_BITS + S * W, 0)
+        return {"E": E, "header_bits": header_bits, "n_res": n_res, "S": S,
+                "has_table": has_table, "W": W, "table_bits": table_bits,
+                "body": starts + header_bits + table_bits, "bad": bad}
+
+    def _intervals(self, words, body, E, ends, refs, careful):
+        """Walk the interval codes of the lists with ``E > 0`` in lock step.
+
+        Returns ``(rows, end_pos, bad)``: rows is ``(list, start, length, rank)`` arrays of
+        every interval, ``end_pos`` the bit after each list's intervals (``body`` where there
+        are none), ``bad`` lists whose interval codes are malformed or overshoot ``E``."""
+        end_pos = body.copy()
+        bad = np.zeros(body.size, dtype=bool)
+        act = np.flatnonzero(E > 0)
+        pos = body[act]
+        covered = np.zeros(act.size, dtype=np.int64)
+        prev_end = np.zeros(act.size, dtype=np.int64)
+        first = True
+        out = []
+        while act.size:
+            gap, l1, ok1 = read_codes(words, pos, self.k, ends[act])
+            lenx, l2, ok2 = read_codes(words, pos + l1, self.k, ends[act])
+            start = np.where(first, refs[act] + unzigzag(gap), prev_end + gap + 1)
+            length = lenx + self.min_len
+            out.append((act, start, length, covered.copy()))
+            pos = pos + l1 + l2
+            covered += length
+            prev_end = start + length
+            wrong = ~(ok1 & ok2) | (covered > E[act])
+            done = wrong | (covered == E[act])
+            bad[act[wrong]] = True
+            end_pos[act[done]] = pos[done]
+            keep = ~done
+            act, pos, covered, prev_end = act[keep], pos[keep], covered[keep], prev_end[keep]
+            first = False
+        if out:
+            rows = tuple(np.concatenate([o[i] for o in out]) for i in range(4))
+        else:
+            rows = tuple(np.zeros(0, dtype=np.int64) for _ in range(4))
+        return rows, end_pos, bad
+
+    def _segments(self, words, seg_list, seg_start, seg_count, ends, refs):
+        """Decode residual segments in lock step (``segment_size`` passes at most).
+
+        Returns ``(seg_index, rank_in_segment, value)`` of every residual, the bit after each
+        segment and a mask of segments with a malformed code."""
+        n = seg_list.size
+        seg_end = seg_start.copy()
+        bad = np.zeros(n, dtype=bool)
+        act = np.flatnonzero(seg_count > 0)
+        pos = seg_start[act]
+        prev = np.zeros(act.size, dtype=np.int64)
+        out = []
+        step = 0
+        while act.size:
+            lists = seg_list[act]
+            x, length, ok = read_codes(words, pos, self.k, ends[lists])
+            value = refs[lists] + unzigzag(x) if step == 0 else prev + x + 1
+            out.append((act, np.full(act.size, step, dtype=np.int64), value))
+            pos = pos + length
+            bad[act[~ok]] = True
+            step += 1
+            done = ~ok | (seg_count[act] <= step)
+            seg_end[act[done]] = pos[done]
+            keep = ~done
+            act, pos, prev = act[keep], pos[keep], value[keep]
+        if out:
+            rows = tuple(np.concatenate([o[i] for o in out]) for i in range(3))
+        else:
+            rows = tuple(np.zeros(0, dtype=np.int64) for _ in range(3))
+        return rows, seg_end, bad
+
+    def _segment_plan(self, words, head, lists, itv_end, first_seg=None, last_seg=None):
+        """Segments ``first_seg .. last_seg`` (per list; all when None) of ``lists``: their
+        list, index, start bit, residual count and decode rank of their first residual."""
+        R = self.seg
+        S, n_res = head["S"][lists], head["n_res"][lists]
+        lo = np.zeros(lists.size, dtype=np.int64) if first_seg is None else first_seg
+        hi = S - 1 if last_seg is None else last_seg
+        count = np.maximum(hi - lo + 1, 0)
+        which, j = ragged_positions(np, lo, count)
+        seg_list = lists[which]
+        table = head["has_table"][seg_list]
+        W = head["W"][seg_list]
+        entry_at = (head["body"][seg_list] - head["table_bits"][seg_list] + TABLE_WIDTH_BITS
+                    + j * W)
+        entry = np.zeros(seg_list.size, dtype=np.int64)
+        t = np.flatnonzero(table)
+        entry[t] = read_bits(words, entry_at[t], W[t])
+        start = np.where(table, head["body"][seg_list] + entry, itv_end[seg_list])
+        seg_count = np.minimum(R, n_res[which] - j * R)
+        rank0 = head["E"][seg_list] + j * R
+        return seg_list, j, start, seg_count, rank0, entry
+
+    def decode(self, words, starts, ends, degrees, refs):
+        """Decode whole lists (host).  ``starts``/``ends``/``degrees``/``refs`` are per-list
+        int64 arrays.  Returns ``(list index, value, rank)`` per edge, in decode order."""
+        words = BitReader(words)
+        head = self._headers(words, starts, ends, degrees, careful=False)
+        (il, istart, ilen, irank), itv_end, _ = self._intervals(
+            words, head["body"], head["E"], ends, refs, careful=False)
+        lists = np.flatnonzero(head["n_res"] > 0)
+        seg_list, _, start, count, rank0, _ = self._segment_plan(words, head, lists, itv_end)
+        (si, sstep, sval), _, _ = self._segments(words, seg_list, start, count, ends, refs)
+        # Assemble: interval edges expanded, residuals placed by rank.
+        which, offset = ragged_positions(np, np.zeros(ilen.size, dtype=np.int64), ilen)
+        out_begin = _exclusive_cumsum(degrees, np)
+        total = int(out_begin[-1])
+        value = np.empty(total, dtype=np.int64)
+        owner = np.empty(total, dtype=np.int64)
+        rank = np.empty(total, dtype=np.int64)
+        ranks_i = irank[which] + offset
+        at = out_begin[il[which]] + ranks_i
+        value[at], owner[at], rank[at] = istart[which] + offset, il[which], ranks_i
+        ranks_r = rank0[si] + sstep
+        at = out_begin[seg_list[si]] + ranks_r
+        value[at], owner[at], rank[at] = sval, seg_list[si], ranks_r
+        return owner, value, rank
+
+    def decode_range(self, words, start, end, degree, ref, begin, stop):
+        """Values of decode ranks ``begin .. stop - 1`` of one list (host), started the
+        layout's way: interval codes walked without expansion up to ``begin``, residuals from
+        the segment holding ``begin`` on."""
+        begin, stop = max(int(begin), 0), min(int(stop), int(degree))
+        if begin >= stop:
+            return np.zeros(0, dtype=np.int64)
+        words = BitReader(words)
+        one = lambda x: np.asarray([x], dtype=np.int64)  # noqa: E731
+        starts, ends, degrees, refs = one(start), one(end), one(degree), one(ref)
+        head = self._headers(words, starts, ends, degrees, careful=False)
+        E = int(head["E"][0])
+        pieces = []
+        itv_end = head["body"]
+        if begin < E or (head["n_res"][0] > 0 and not head["has_table"][0]):
+            (_, istart, ilen, irank), itv_end, _ = self._intervals(
+                words, head["body"], head["E"], ends, refs, careful=False)
+            keep = (irank < stop) & (irank + ilen > begin)       # the intervals hit
+            istart, ilen, irank = istart[keep], ilen[keep], irank[keep]
+            lo = np.maximum(begin - irank, 0)
+            which, offset = ragged_positions(np, istart + lo, np.minimum(stop - irank, ilen) - lo)
+            pieces.append(offset)
+        if stop > E:
+            R = self.seg
+            first_res = max(begin, E) - E
+            j0, j1 = one(first_res // R), one((stop - 1 - E) // R)
+            seg_list, j, sstart, count, rank0, _ = self._segment_plan(
+                words, head, np.zeros(1, dtype=np.int64), itv_end, j0, j1)
+            count = np.minimum(count, stop - rank0)         # the last segment stops at `stop`
+            (si, sstep, sval), _, _ = self._segments(words, seg_list, sstart, count, ends, refs)
+            r = rank0[si] + sstep
+            order = np.argsort(r)
+            r, sval = r[order], sval[order]
+            pieces.append(sval[(r >= begin) & (r < stop)])
+        return np.concatenate(pieces) if pieces else np.zeros(0, dtype=np.int64)
+
+    def check(self, words, starts, ends, degrees, refs, bound):
+        """Decode every list carefully and return ``(rule, detail)`` of the first broken
+        invariant among 4-9 (module docstring), or None."""
+        words = BitReader(words)
+        L = starts.size
+        lists = np.arange(L, dtype=np.int64)
+        empty_bits = (degrees == 0) & (ends > starts)
+        if empty_bits.any():
+            v = int(np.argmax(empty_bits))
+            return "4", f"the empty list of {v} has {int(ends[v] - starts[v])} bits"
+        head = self._headers(words, starts, ends, degrees, careful=True)
+        wrong = head["bad"] | (head["E"] > degrees)
+        if wrong.any():
+            v = int(np.argmax(wrong))
+            if head["bad"][v]:
+                return "4", f"the header of list {v} (bit {int(starts[v])}) is not a code ending inside the list"
+            return "4", f"list {v} claims {int(head['E'][v])} interval edges but has degree {int(degrees[v])}"
+        W = head["W"]
+        if (head["has_table"] & (W == 0)).any():
+            v = int(np.argmax(head["has_table"] & (W == 0)))
+            return "6", f"the segment table of list {v} has width 0"
+        if (head["body"] > ends).any():
+            v = int(np.argmax(head["body"] > ends))
+            return "6", f"the segment table of list {v} runs past the list's end bit {int(ends[v])}"
+        (il, istart, ilen, irank), itv_end, ibad = self._intervals(
+            words, head["body"], head["E"], ends, refs, careful=True)
+        short = ilen < self.min_len
+        if ibad.any() or short.any():
+            v = int(np.argmax(ibad)) if ibad.any() else int(il[np.argmax(short)])
+            return "5", (f"the intervals of list {v} do not decode to lengths >= "
+                         f"{self.min_len} adding up to its {int(head['E'][v])} interval edges")
+        res_lists = np.flatnonzero(head["n_res"] > 0)
+        seg_list, j, sstart, count, rank0, entry = self._segment_plan(words, head, res_lists, itv_end)
+        (si, sstep, sval), seg_end, sbad = self._segments(words, seg_list, sstart, count, ends, refs)
+        # 6: entries match where the intervals and the previous segments end.
+        table = head["has_table"][seg_list]
+        expect = np.where(j == 0, itv_end[seg_list], np.r_[0, seg_end[:-1]]) - head["body"][seg_list]
+        off = table & (entry != expect)
+        if off.any():
+            i = int(np.argmax(off))
+            v = int(seg_list[i])
+            return "6", (f"entry {int(j[i])} of the segment table of list {v} is {int(entry[i])}, "
+                         f"the segment starts at offset {int(expect[i])}")
+        last = np.r_[seg_list[1:] != seg_list[:-1], True] if seg_list.size else np.zeros(0, bool)
+        off = table & last & (W[seg_list] != bit_length(entry, np))
+        if off.any():
+            i = int(np.argmax(off))
+            v = int(seg_list[i])
+            return "6", (f"the segment table of list {v} has width {int(W[v])}, not the bit length "
+                         f"of its last entry {int(entry[i])}")
+        # 7: codes stay inside the list; the last code ends at the list's end.
+        if sbad.any():
+            v = int(seg_list[np.argmax(sbad)])
+            return "7", f"a residual code of list {v} is malformed or runs past bit {int(ends[v])}"
+        stop = np.where(degrees > 0, itv_end, starts)
+        ends_at = stop.copy()
+        ends_at[seg_list[last]] = seg_end[last]
+        wrong = ends_at != ends
+        if wrong.any():
+            v = int(np.argmax(wrong))
+            return "7", (f"the codes of list {v} end at bit {int(ends_at[v])}, its bits end at "
+                         f"{int(ends[v])}")
+        # 8: ids in range.
+        which, offset = ragged_positions(np, np.zeros(ilen.size, dtype=np.int64), ilen)
+        lo_i, hi_i = istart, istart + ilen - 1
+        bad_i = (lo_i < 0) | (hi_i >= bound)
+        bad_r = (sval < 0) | (sval >= bound)
+        if bad_i.any() or bad_r.any():
+            if bad_i.any():
+                i = int(np.argmax(bad_i))
+                v, what = int(il[i]), f"interval [{int(lo_i[i])}, {int(hi_i[i])}]"
+            else:
+                i = int(np.argmax(bad_r))
+                v, what = int(seg_list[si[i]]), f"neighbour {int(sval[i])}"
+            return "8", f"list {v} holds {what}, outside [0, {bound})"
+        return None
+
+
+# ------------------------------------------------------------------------------- layout
+
+class CGRLayout(Layout):
+    """Intervals + segmented residual gaps with gamma / zeta-k codes; see the module docstring."""
+
+    name = "cgr"
+
+    @classmethod
+    def check_params(cls, min_interval_length=4, code="zeta", zeta_k=3, segment_size=32) -> dict:
+        """Check the parameters; defaults are the paper's (``min_interval_length=4``, zeta-3).
+
+        Parameters
+        ----------
+        min_interval_length : int, 1 .. 2**32
+            Shortest run of consecutive ids stored as an interval.
+        code : {"zeta", "gamma"}
+            Variable-length code of every value.
+        zeta_k : int, 1 .. 16
+            Shrinking factor of the zeta code (ignored by gamma).
+        segment_size : int, 1 .. 2**31
+            Residuals per segment.
+        """
+        def integer(name, value, low, high):
+            if isinstance(value, (bool, np.bool_)) or not isinstance(value, Integral):
+                raise TypeError(f"{name} must be an int, got {value!r}")
+            if not low <= int(value) <= high:
+                raise ValueError(f"{name}={int(value)} is outside [{low}, {high}]")
+            return int(value)
+
+        if not isinstance(code, str):
+            raise TypeError(f"code must be a str, 'zeta' or 'gamma', got {code!r}")
+        if code not in ("zeta", "gamma"):
+            raise ValueError(f"code={code!r} is not a known code; choose 'zeta' or 'gamma'")
+        return {"min_interval_length": integer("min_interval_length", min_interval_length, 1, 2**32),
+                "code": code,
+                "zeta_k": integer("zeta_k", zeta_k, 1, MAX_ZETA_K),
+                "segment_size": integer("segment_size", segment_size, 1, 2**31)}
+
+    @classmethod
+    def codec(cls, **params):
+        return CGRCodec(**cls.check_params(**params))
+
+    @staticmethod
+    def _inputs(src, dst, num_vertices, xp):
+        num_vertices = int(num_vertices)
+        if not 0 <= num_vertices <= MAX_ID + 1:
+            raise ValueError(f"num_vertices={num_vertices} is outside [0, 2**32]")
+        src = xp.asarray(src).astype(np.int64, copy=False)
+        dst = xp.asarray(dst).astype(np.int64, copy=False)
+        refs = xp.arange(num_vertices, dtype=np.int64)
+        CGRCodec.check_lists(src, dst, refs, xp, bound=num_vertices, what="vertex")
+        return src, dst, num_vertices, refs
+
+    @classmethod
+    def encode(cls, src, dst, num_vertices, xp, **params):
+        params = cls.check_params(**params)
+        src, dst, n, refs = cls._inputs(src, dst, num_vertices, xp)
+        stream, first_bit, order = CGRCodec(**params).encode(src, dst, refs, xp, checked=True)
+        counts = xp.bincount(src, minlength=n) if src.size else xp.zeros(n, dtype=np.int64)
+        first_edge = _exclusive_cumsum(counts, xp)
+        edge_low, edge_high = split_offsets(first_edge, xp)
+        bit_low, bit_high = split_offsets(first_bit, xp)
+        arrays = {"edge_offsets": edge_low, "edge_offsets_high": edge_high,
+                  "bit_offsets": bit_low, "bit_offsets_high": bit_high, "stream": stream}
+        layout = cls(xp, n, int(src.size), arrays, params)
+        layout.property_order = order
+        return layout
+
+    @classmethod
+    def estimate_nbytes(cls, src, dst, num_vertices, xp, **params) -> int:
+        """Exact ``nbytes`` of the encoding: the interval analysis and code lengths, no packing."""
+        params = cls.check_params(**params)
+        src, dst, n, refs = cls._inputs(src, dst, num_vertices, xp)
+        total_bits = CGRCodec(**params).total_bits(src, dst, refs, xp)
+        m = int(src.size)
+        return 8 * (n + 1) + 8 * (m >> 32) + 8 * (total_bits >> 32) + 4 * stream_words(total_bits)
+
+    # -- host views ---------------------------------------------------------------------------
+    def _host(self):
+        a = self.arrays
+        return {name: to_host(a[name]) for name in a}
+
+    def _offsets(self, host, name, indices=None):
+        return join_offsets(host[name], host[name + "_high"], indices)
+
+    def degrees(self):
+        host = self._host()
+        first_edge = self._offsets(host, "edge_offsets")
+        return self.xp.asarray(np.diff(first_edge))
+
+    def _codec(self):
+        return CGRCodec(**self.params)
+
+    def decode_lists(self, vertices):
+        xp = self.xp
+        host = self._host()
+        vertices = to_host(xp.asarray(vertices)).astype(np.int64).ravel()
+        if vertices.size and (vertices.min() < 0 or vertices.max() >= self.num_vertices):
+            bad = vertices[(vertices < 0) | (vertices >= self.num_vertices)][0]
+            raise ValueError(f"vertex {int(bad)} is outside [0, {self.num_vertices})")
+        e0 = self._offsets(host, "edge_offsets", vertices)
+        e1 = self._offsets(host, "edge_offsets", vertices + 1)
+        b0 = self._offsets(host, "bit_offsets", vertices)
+        b1 = self._offsets(host, "bit_offsets", vertices + 1)
+        which, value, rank = self._codec().decode(host["stream"], b0, b1, e1 - e0, vertices)
+        positions = e0[which] + rank
+        return xp.asarray(which), xp.asarray(value), xp.asarray(positions)
+
+    def decode_range(self, v, begin, end):
+        v = int(v)
+        if not 0 <= v < self.num_vertices:
+            raise ValueError(f"vertex {v} is outside [0, {self.num_vertices})")
+        host = self._host()
+        e0, e1 = self._offsets(host, "edge_offsets", [v, v + 1])
+        b0, b1 = self._offsets(host, "bit_offsets", [v, v + 1])
+        out = self._codec().decode_range(host["stream"], b0, b1, e1 - e0, v, begin, end)
+        return self.xp.asarray(out)
+
+    # -- invariants ---------------------------------------------------------------------------
+    def validate(self):
+        n, m = self.num_vertices, self.num_edges
+        a = self.arrays
+        host = {}
+        for name in ("edge_offsets", "bit_offsets", "edge_offsets_high", "bit_offsets_high", "stream"):
+            if name not in a:
+                _fail("1", f"buffer {name} is missing")
+            host[name] = to_host(a[name])
+        for name in ("edge_offsets", "bit_offsets"):
+            arr = host[name]
+            if arr.ndim != 1 or arr.dtype != np.uint32 or arr.size != n + 1:
+                _fail("1", f"{name} is {arr.dtype} of shape {arr.shape}, expected uint32 of "
+                           f"{n + 1} entries")
+            high = host[name + "_high"]
+            if high.ndim != 1 or high.dtype != np.int64:
+                _fail("1", f"{name}_high is {high.dtype} of shape {high.shape}, expected 1-D int64")
+            if high.size and (high.min() < 0 or high.max() > n or (np.diff(high) < 0).any()):
+                _fail("1", f"{name}_high is not a non-decreasing array within [0, {n}]")
+        first_edge = self._offsets(host, "edge_offsets")
+        first_bit = self._offsets(host, "bit_offsets")
+        stream = host["stream"]
+        expected_words = stream_words(int(first_bit[-1]))
+        if stream.ndim != 1 or stream.dtype != np.uint32 or stream.size != expected_words:
+            _fail("1", f"stream is {stream.dtype} of shape {stream.shape}, expected uint32 of "
+                       f"stream_words({int(first_bit[-1])}) = {expected_words} words")
+        if int(first_edge[0]) != 0 or int(first_edge[-1]) != m:
+            _fail("2", f"first_edge(0) = {int(first_edge[0])}, first_edge({n}) = "
+                       f"{int(first_edge[-1])}, expected 0 and num_edges = {m}")
+        steps = np.diff(first_edge)
+        if (steps < 0).any():
+            v = int(np.argmax(steps < 0))
+            _fail("2", f"first_edge decreases after vertex {v}: {int(first_edge[v])} > "
+                       f"{int(first_edge[v + 1])}")
+        if int(first_bit[0]) != 0:
+            _fail("3", f"first_bit(0) = {int(first_bit[0])}, expected 0")
+        steps = np.diff(first_bit)
+        if (steps < 0).any():
+            v = int(np.argmax(steps < 0))
+            _fail("3", f"first_bit decreases after vertex {v}: {int(first_bit[v])} > "
+                       f"{int(first_bit[v + 1])}")
+        codec = self._codec()
+        degrees = np.diff(first_edge)
+        refs = np.arange(n, dtype=np.int64)
+        broken = codec.check(stream, first_bit[:-1], first_bit[1:], degrees, refs, n)
+        if broken is not None:
+            _fail(*broken)
+        # 9: sorted, distinct, canonical: the decoded lists re-encode to the same bits.
+        owner, value, _ = codec.decode(stream, first_bit[:-1], first_bit[1:], degrees, refs)
+        order = np.lexsort((value, owner))
+        owner, value = owner[order], value[order]
+        same = owner[1:] == owner[:-1]
+        dup = same & (value[1:] <= value[:-1])
+        if dup.any():
+            i = int(np.argmax(dup))
+            _fail("9", f"the list of vertex {int(owner[i])} holds {int(value[i + 1])} twice "
+                       f"(intervals and residuals overlap)")
+        again, again_bits, _ = codec.encode(owner, value, refs, np, checked=True)
+        differs = np.flatnonzero(np.diff(again_bits) != np.diff(first_bit))
+        if differs.size == 0:
+            total = int(first_bit[-1])
+            data_words = -(-total // 32)
+            mask = np.full(data_words, 0xFFFFFFFF, dtype=np.uint32)
+            if total % 32:
+                mask[-1] = (1 << (total % 32)) - 1
+            diff = (again[:data_words] ^ stream[:data_words]) & mask
+            if diff.any():
+                bit = int(np.flatnonzero(diff)[0]) * 32
+                differs = np.asarray([int(np.searchsorted(first_bit, bit, side="right")) - 1])
+        if differs.size:
+            v = int(differs[0])
+            _fail("9", f"the list of vertex {v} is not in canonical form (intervals not maximal "
+                       f"or a run of >= {codec.min_len} consecutive residuals)")

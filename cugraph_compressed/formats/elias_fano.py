@@ -1,0 +1,771 @@
+"""``ef``: every neighbour list coded with Elias-Fano (EFG, Gera & Kim), bit-contiguous.
+
+The module has two layers: :class:`EliasFanoLists` codes any sequence of sorted lists of
+integers below ``2**32`` (list ``i`` given as the pairs ``(i, value)``), independent of any graph;
+:class:`EliasFanoLayout` is the thin graph layout on top (list ``v`` = out-neighbours of vertex
+``v``, ``num_lists = num_vertices``, values below ``num_vertices``).
+
+Parameters
+----------
+``k`` (default 512, the paper's)
+    Forward-pointer stride: a list of ``n > k`` values carries a pointer to every value of rank
+    ``j * k`` (``1 <= j <= (n - 1) // k``) so decoding can start there.  ``1 <= k <= 2**32``.
+``block_size`` (default 64)
+    ``B``, the number of per-list entries sharing one row of 64-bit bases in ``blocks``; a power
+    of two in ``[1, 2**16]``.
+
+Coding of one list
+------------------
+A list of ``n >= 1`` strictly increasing values ``x_0 < ... < x_{n-1} < 2**32`` has
+``u = x_{n-1} + 1`` and ``l = max(0, floor(log2(u / n)))`` low bits per value (``0 <= l <= 32``;
+in integers ``l = bit_length(u // n) - 1``).  Its bits, from its data bit offset ``s`` on::
+
+    [ pointers: m fields of w_fp bits ][ lows: n fields of l bits ][ uppers: n + (x_{n-1} >> l) bits ]
+
+* ``m = (n - 1) // k`` forward pointers of ``w_fp = bit_length(2n - 1)`` bits each (``m = 0``
+  when ``n <= k``).  Pointer ``j`` (``1 <= j <= m``) lies at ``s + (j - 1) * w_fp`` and holds
+  ``x_{jk} >> l`` = (position of the ``jk``-th one in the uppers) ``- jk``, i.e. ``select1(jk) - jk``;
+  it fits because ``x_{n-1} >> l <= 2n - 1``.
+* lows start at ``lo = s + m * w_fp``: value ``i``'s field is ``x_i & (2**l - 1)`` at
+  ``lo + i * l``.
+* uppers start at ``up = lo + n * l``: bit ``up + (x_i >> l) + i`` is set for every ``i``, every
+  other bit is clear.  No terminating bit: the region is exactly ``n + (x_{n-1} >> l)`` bits, so
+  it ends with a one and the next list's bits follow at once (lists are bit-contiguous, never
+  word-aligned).  ``x_i = ((p_i - up - i) << l) | low_i`` where ``p_i`` is the ``i``-th one.
+
+An empty list (``n = 0``, "u = 0") has no bits and ``l = 0``.  A list costs at most
+``n * (2 + ceil(log2(u / n)))`` bits (the Elias-Fano bound, :func:`ef_bound_bits`) plus its
+pointers; pointers add about ``bit_length(2n) / k`` bits per value.
+
+Buffers (``L = num_lists`` lists; entry ``e`` of ``0 .. L`` describes list ``e``, entry ``L`` is
+the end sentinel)
+------------------
+Per entry ``e`` three numbers are stored: ``first[e]``, the number of values in lists before
+``e`` (so ``n_e = first[e + 1] - first[e]`` and ``first[L] = num_values``; the property slot
+of value ``i`` of list ``e`` is ``first[e] + i``); ``start[e]``, the bit offset ``s`` of list
+``e`` in ``data`` (``start[L]`` = data bits); and ``l[e]`` (0 for the sentinel).  They are held
+in two levels:
+
+``blocks``
+    int64, shape ``(L // B + 1, 4)``.  Row ``b`` covers entries ``b*B .. min(b*B + B, L + 1) - 1``:
+    ``[0]`` ``first[b*B]``, ``[1]`` ``start[b*B]``, ``[2]`` the bit position in ``records`` of
+    entry ``b*B``'s record, ``[3]`` the row's field widths ``we | wb << 8 | wl << 16`` (bits
+    24..63 zero): ``we = bit_length(first[last] - first[b*B])``,
+    ``wb = bit_length(start[last] - start[b*B])`` (``last`` the row's last entry) and
+    ``wl = bit_length(max l over the row)``.
+``records``
+    uint32 bit stream (format of :mod:`._bits`: bit ``i`` is bit ``i % 32`` of word ``i // 32``,
+    fields least significant bit first, ``TAIL_WORDS`` words of tail padding).  Entry
+    ``e = b*B + j`` has a ``W = we + wb + wl``-bit record at ``R = blocks[b, 2] + j * W``:
+    ``first[e] - blocks[b, 0]`` in ``we`` bits at ``R``, ``start[e] - blocks[b, 1]`` in ``wb``
+    bits at ``R + we``, ``l[e]`` in ``wl`` bits at ``R + we + wb``.  Widths may exceed 32 (up
+    to 64): such a field is read as its low 32 bits at ``p`` and its high ``w - 32`` bits at
+    ``p + 32``.  Rows are consecutive: ``blocks[b + 1, 2] = blocks[b, 2] + B * W_b``; the stream
+    holds ``blocks[-1, 2] + (entries of the last row) * W_last`` bits.
+``data``
+    uint32 bit stream (same format) of ``start[L]`` bits: the lists' codes, list after list.
+
+Padding: both streams end with ``TAIL_WORDS`` words after their last data word, so a decoder may
+load the 64-bit window ``words[p // 32], words[p // 32 + 1]`` at any position ``p`` up to the
+stream's bit length.  The tail words and the unused bits of the last data word are written as
+zeros but their content is unspecified: decoders bound every scan by the next list's ``start``.
+
+Decoding (what a GPU decoder does; the host decoders here do the same with NumPy)
+--------------------------------------------------------------------------------
+Entry ``e``: ``b = e >> log2(B)``, one row load, one record read (two for ``e + 1`` when it is
+the next row's head).  A whole list: the threads of a block take the upper region word by word
+(reading 32-bit windows at any bit offset), popcount them, prefix-sum the counts to know the
+rank of every one, then select-in-word (or select-in-byte with a lookup table) to find each
+one's position ``p_i``; value ``i`` is ``((p_i - up - i) << l) | low_i`` with ``low_i`` read at
+``lo + i * l``.  From value ``i`` on (``decode_range``): ``j = i // k``; for ``j >= 1`` the scan
+starts at bit ``up + pointer_j + j*k`` (that bit is the one of value ``jk``), for ``j = 0`` at
+``up``; it never has to go past the one of value ``(j' * k)`` for the first pointer ``j'`` beyond
+the range, or past ``start[e + 1]``.
+
+Sizes
+-----
+Graph500 R-MAT, directed, deduplicated: scale 16 (955K edges) 1.64 bytes per edge against 4.27
+for a plain CSR with 32-bit indices; scale 24 (263M edges) 2.39 bytes per edge (data 2.13,
+records 0.23, blocks 0.03) against 4.25, the data at 0.967 x the Elias-Fano bound.  Per list
+entry the two levels cost about 34 bits (a 256-bit row per 64 entries plus records of
+row-local widths, ~30 bits), where a 64-bit offset, a 32-bit degree and l would cost 100.
+
+Invariants (checked by :meth:`EliasFanoLists.validate`, numbered in its messages)
+-----------------------------------------------------------------------------------
+1. ``blocks`` is int64 of shape ``(L // B + 1, 4)``; ``records`` and ``data`` are 1-D uint32.
+2. Row 0 starts at zero (``blocks[0, :3] == 0``); every row's widths have ``we, wb <= 64``,
+   ``wl <= 6`` and zero bits 24..63; rows are consecutive in ``records``
+   (``blocks[b + 1, 2] = blocks[b, 2] + B * W_b``) and ``records`` holds exactly
+   ``stream_words`` of the total record bits.
+3. Value offsets: each row's head record stores 0 (``first[b*B] = blocks[b, 0]``), ``first`` is
+   non-decreasing and ``first[L] = num_values``.
+4. Bit offsets: each row's head record stores 0 (``start[b*B] = blocks[b, 1]``), ``start`` is
+   non-decreasing, and ``data`` holds exactly ``stream_words(start[L])`` words.
+5. Every list's bits are its pointers, lows and an upper region of exactly ``n`` one bits that
+   ends with a one (an empty list has no bits).
+6. ``l`` of a non-empty list is ``max(0, floor(log2(u / n)))`` with ``u`` = its last value + 1;
+   empty lists and the sentinel have ``l = 0``.
+7. Pointer ``j`` of a list holds ``x_{jk} >> l``.
+8. Every list is strictly increasing.
+9. Every value is below the value bound (``2**32`` for the codec, ``num_vertices`` for the
+   layout).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import _backend
+from ._bits import WORD_BITS, pack_fields, read_fields, stream_words
+from ._bits import bit_length as _bit_length_any
+from .base import Layout, LayoutInvariantError, ragged_positions
+
+DEFAULT_K = 512
+DEFAULT_BLOCK_SIZE = 64
+MAX_K = 2**32
+MAX_BLOCK_SIZE = 2**16
+VALUE_LIMIT = 2**32  # values are below this
+_ROW_COLUMNS = 4
+
+__all__ = ["EliasFanoLayout", "EliasFanoLists", "ef_bound_bits", "check_params"]
+
+
+def bit_length(values, xp):
+    """Bits of each non-negative integer (0 for 0), int64: :func:`._bits.bit_length`, with a
+    host shortcut (float exponents are exact below 2**52) for the many small arrays of the host
+    decoders; the same numbers either way."""
+    if xp is np:
+        values = np.asarray(values)
+        if values.size == 0:
+            return np.zeros(values.shape, dtype=np.int64)
+        if int(values.max()) < 2**52:
+            return np.frexp(values.astype(np.float64))[1].astype(np.int64)
+    return _bit_length_any(values, xp)
+
+
+def _fail(rule: str, detail: str):
+    raise LayoutInvariantError(f"ef invariant {rule} broken: {detail}")
+
+
+def check_params(k=DEFAULT_K, block_size=DEFAULT_BLOCK_SIZE) -> dict:
+    """Validate the ``ef`` parameters; returns them with defaults filled in."""
+    for name, value in (("k", k), ("block_size", block_size)):
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+            raise TypeError(f"{name} must be an int, got {value!r}")
+    if not 1 <= k <= MAX_K:
+        raise ValueError(f"k={k} is out of range: forward pointers every k values need "
+                         f"1 <= k <= {MAX_K}")
+    if not (1 <= block_size <= MAX_BLOCK_SIZE and block_size & (block_size - 1) == 0):
+        raise ValueError(f"block_size={block_size} must be a power of two between 1 and "
+                         f"{MAX_BLOCK_SIZE}")
+    return {"k": int(k), "block_size": int(block_size)}
+
+
+# -- planning: every per-list number, written once against xp --------------------------------
+def _list_numbers(n, u, xp, k):
+    """Per list: l, pointer count m, pointer width w_fp and total bits (int64 arrays)."""
+    nonempty = n > 0
+    safe_n = xp.maximum(n, 1)
+    l = xp.where(nonempty, xp.maximum(bit_length(u // safe_n, xp) - 1, 0), 0)
+    m = xp.where(nonempty, (n - 1) // k, 0)
+    w_fp = xp.where(m > 0, bit_length(2 * n - 1, xp), 0)
+    uppers = xp.where(nonempty, n + ((xp.maximum(u, 1) - 1) >> l), 0)
+    return l, m, w_fp, m * w_fp + n * l + uppers
+
+
+def _plan(owner, values, num_lists, xp, k, block_size):
+    """Sizes and offsets of the coding of these lists (input assumed valid)."""
+    num_lists = int(num_lists)
+    size = int(values.size)
+    if size:
+        n = xp.bincount(owner, minlength=num_lists).astype(np.int64)
+    else:
+        n = xp.zeros(num_lists, dtype=np.int64)
+    first = xp.zeros(num_lists + 1, dtype=np.int64)
+    first[1:] = xp.cumsum(n)
+    if size:
+        last = values[xp.maximum(first[1:] - 1, 0)].astype(np.int64)
+        u = xp.where(n > 0, last + 1, 0)
+    else:
+        u = xp.zeros(num_lists, dtype=np.int64)
+    l, m, w_fp, bits = _list_numbers(n, u, xp, k)
+    start = xp.zeros(num_lists + 1, dtype=np.int64)
+    start[1:] = xp.cumsum(bits)
+    rows = num_lists // block_size + 1
+    heads = xp.arange(rows, dtype=np.int64) * block_size
+    lasts = xp.minimum(heads + block_size - 1, num_lists)
+    we = bit_length(first[lasts] - first[heads], xp)
+    wb = bit_length(start[lasts] - start[heads], xp)
+    padded = xp.zeros(rows * block_size, dtype=np.int64)
+    padded[:num_lists] = l
+    wl = bit_length(padded.reshape(rows, block_size).max(axis=1), xp)
+    width = we + wb + wl
+    record_at = xp.zeros(rows + 1, dtype=np.int64)
+    record_at[1:] = xp.cumsum((lasts - heads + 1) * width)
+    return dict(n=n, u=u, first=first, l=l, m=m, w_fp=w_fp, start=start, we=we, wb=wb, wl=wl,
+                width=width, record_at=record_at, rows=rows,
+                data_bits=int(start[-1]), record_bits=int(record_at[-1]))
+
+
+def _nbytes_of(plan) -> int:
+    return (plan["rows"] * _ROW_COLUMNS * 8 + 4 * stream_words(plan["record_bits"])
+            + 4 * stream_words(plan["data_bits"]))
+
+
+def _bound_bits(n, u, xp) -> int:
+    """Sum over non-empty lists of n * (2 + ceil(log2(u / n)))."""
+    nonempty = n > 0
+    safe_n = xp.maximum(n, 1)
+    ceil_ratio = -(-u // safe_n)  # ceil(u / n) >= 1
+    ceil_log = bit_length(xp.maximum(ceil_ratio - 1, 0), xp)  # ceil(log2(ceil(u / n)))
+    return int(xp.where(nonempty, n * (2 + ceil_log), 0).sum())
+
+
+def ef_bound_bits(owner, values, num_lists, xp=np) -> int:
+    """The Elias-Fano bound of these lists: the sum over lists of ``n * (2 + ceil(log2(u / n)))``
+    bits, ``u`` the list's largest value + 1 (empty lists count 0).
+
+    For a graph pass ``(src, dst, num_vertices)``, edges sorted by (src, dst) without
+    duplicates.  :attr:`EliasFanoLists.data_bits` of the encoding never exceeds it by more than
+    the forward pointers.
+    """
+    owner = xp.asarray(owner)
+    values = xp.asarray(values)
+    if values.size:
+        n = xp.bincount(owner, minlength=int(num_lists)).astype(np.int64)
+        ends = xp.cumsum(n)
+        last = values[xp.maximum(ends - 1, 0)].astype(np.int64)
+        u = xp.where(n > 0, last + 1, 0)
+    else:
+        n = u = xp.zeros(int(num_lists), dtype=np.int64)
+    return _bound_bits(n, u, xp)
+
+
+# -- input checks ------------------------------------------------------------------------------
+def _check_input(owner, values, num_lists, xp, what):
+    if owner.ndim != 1 or values.ndim != 1 or owner.size != values.size:
+        raise ValueError(f"list ids and values must be 1-D arrays of one length, got shapes "
+                         f"{tuple(owner.shape)} and {tuple(values.shape)}")
+    for name, array in (("list ids", owner), ("values", values)):
+        if array.size and np.dtype(array.dtype).kind not in "iu":
+            raise ValueError(f"{name} must be integers, got dtype {array.dtype}")
+    if isinstance(num_lists, bool) or int(num_lists) != num_lists or num_lists < 0:
+        raise ValueError(f"the number of lists must be a non-negative int, got {num_lists!r}")
+    size = int(values.size)
+    if not size:
+        return
+    lo, hi = int(owner.min()), int(owner.max())
+    if lo < 0 or hi >= num_lists:
+        bad = lo if lo < 0 else hi
+        raise ValueError(f"{what} {bad} is out of range: list ids must lie in [0, {num_lists})")
+    lo, hi = int(values.min()), int(values.max())
+    if lo < 0 or hi >= VALUE_LIMIT:
+        bad = lo if lo < 0 else hi
+        at = int(xp.argmax(values == bad))
+        raise ValueError(f"{what} {int(owner[at])} holds value {bad}, outside [0, 2**32 - 1]")
+    if size > 1:
+        step = owner[1:].astype(np.int64) - owner[:-1].astype(np.int64)
+        if bool((step < 0).any()):
+            at = int(xp.argmax(step < 0)) + 1
+            raise ValueError(f"input is not sorted by list: {what} {int(owner[at])} comes after "
+                             f"{what} {int(owner[at - 1])} (entry {at})")
+        wide = values.astype(np.int64)
+        bad = (step == 0) & (wide[1:] <= wide[:-1])
+        if bool(bad.any()):
+            at = int(xp.argmax(bad)) + 1
+            prev, cur = int(wide[at - 1]), int(wide[at])
+            problem = (f"holds value {cur} twice" if prev == cur
+                       else f"is not sorted: value {cur} follows {prev}")
+            raise ValueError(f"{what} {int(owner[at])} {problem} (entry {at}); lists must be "
+                             "strictly increasing")
+
+
+# -- packing ---------------------------------------------------------------------------------
+def _pack(parts, total_bits, xp):
+    """One stream holding every ``(values < 2**32, positions)`` part; the host packs with
+    :func:`pack_fields`, the GPU with ``pack_fields_device`` (parts OR-ed: fields are disjoint)."""
+    if xp is np:
+        values = np.concatenate([np.asarray(v, dtype=np.uint64) for v, _ in parts])
+        positions = np.concatenate([np.asarray(p, dtype=np.int64) for _, p in parts])
+        return pack_fields(values, positions, total_bits)
+    from ._bits import pack_fields_device
+
+    words = None
+    for values, positions in parts:
+        if not int(values.size):
+            continue
+        packed = pack_fields_device(values.astype(np.uint32), positions.astype(np.int64), total_bits)
+        words = packed if words is None else words | packed
+    return words if words is not None else xp.zeros(stream_words(total_bits), dtype=np.uint32)
+
+
+def _wide_fields(values, positions, widths, xp):
+    """Fields of up to 64 bits as (value, position) parts of at most 32 bits each."""
+    values = values.astype(np.uint64)
+    low = (values & np.uint64(0xFFFFFFFF)).astype(np.uint32)
+    high = (values >> np.uint64(32)).astype(np.uint32)
+    high_at = xp.where(widths > 32, positions + 32, positions)  # high == 0 when widths <= 32
+    return [(low, positions), (high, high_at)]
+
+
+def _read_wide(words, positions, widths, xp=np):
+    """Fields of up to 64 bits (low 32 bits at p, the rest at p + 32), as int64."""
+    low = read_fields(words, positions, xp.minimum(widths, 32), xp)
+    high_width = xp.maximum(widths - 32, 0)
+    high = read_fields(words, xp.where(high_width > 0, positions + 32, positions), high_width, xp)
+    return (low | (high << np.uint64(32))).astype(np.int64)
+
+
+# -- the codec -----------------------------------------------------------------------------------
+class EliasFanoLists:
+    """``num_lists`` sorted lists of values below ``2**32``, Elias-Fano coded (module docs).
+
+    Parameters
+    ----------
+    xp : module
+        The array module holding ``arrays`` (NumPy or CuPy).
+    num_lists, num_values : int
+        Lists and values coded.
+    arrays : dict
+        ``blocks``, ``records``, ``data`` as documented in the module.
+    k, block_size : int
+        The parameters they were coded with.
+    """
+
+    def __init__(self, xp, num_lists, num_values, arrays, k=DEFAULT_K, block_size=DEFAULT_BLOCK_SIZE):
+        self.xp = xp
+        self.num_lists = int(num_lists)
+        self.num_values = int(num_values)
+        self.arrays = arrays
+        self.k = int(k)
+        self.block_size = int(block_size)
+
+    # -- construction ------------------------------------------------------------------------
+    @classmethod
+    def encode(cls, owner, values, num_lists, xp, k=DEFAULT_K, block_size=DEFAULT_BLOCK_SIZE,
+               what="list"):
+        """Code the lists given as pairs ``(owner[i], values[i])``, sorted by owner then value.
+
+        ``xp`` is NumPy (host reference) or CuPy (GPU encoder, bit-identical buffers).  Raises
+        ValueError naming the list and the value when the input is not sorted by list, a list
+        is not strictly increasing, or a value or list id is out of range; ``what`` names a
+        list in those messages.
+        """
+        params = check_params(k, block_size)
+        k, block_size = params["k"], params["block_size"]
+        owner, values = xp.asarray(owner), xp.asarray(values)
+        _check_input(owner, values, num_lists, xp, what)
+        plan = _plan(owner, values, num_lists, xp, k, block_size)
+        data = _encode_data(owner, values, plan, xp, k)
+        blocks, records = _encode_entries(plan, xp, block_size)
+        return cls(xp, num_lists, int(values.size), {"blocks": blocks, "records": records, "data": data},
+                   k, block_size)
+
+    @staticmethod
+    def estimate_nbytes(owner, values, num_lists, xp, k=DEFAULT_K, block_size=DEFAULT_BLOCK_SIZE) -> int:
+        """Bytes :meth:`encode` would produce for this (valid) input, computed without coding."""
+        params = check_params(k, block_size)
+        plan = _plan(xp.asarray(owner), xp.asarray(values), num_lists, xp, params["k"],
+                     params["block_size"])
+        return _nbytes_of(plan)
+
+    # -- host views -------------------------------------------------------------------------
+    def _host(self):
+        """``(blocks, records, data)`` as NumPy arrays (copies when held by CuPy)."""
+        arrays = tuple(self.arrays[name] for name in ("blocks", "records", "data"))
+        if all(isinstance(a, np.ndarray) for a in arrays):
+            return arrays
+        cached = getattr(self, "_host_copy", None)  # (device arrays, their host copies)
+        if cached is None or any(a is not b for a, b in zip(cached[0], arrays)):
+            cached = (arrays, tuple(_backend.to_host(a) for a in arrays))
+            self._host_copy = cached
+        return cached[1]
+
+    def _out(self, array):
+        return array if self.xp is np else self.xp.asarray(array)
+
+    def _entries(self, entries, blocks=None, records=None):
+        """``(first, start, l)`` of entries (NumPy int64 arrays in, NumPy out)."""
+        if blocks is None:
+            blocks, records, _ = self._host()
+        entries = np.asarray(entries, dtype=np.int64)
+        b = entries // self.block_size
+        row = blocks[b]
+        widths = row[:, 3]
+        we, wb, wl = widths & 0xFF, (widths >> 8) & 0xFF, (widths >> 16) & 0xFF
+        at = row[:, 2] + (entries - b * self.block_size) * (we + wb + wl)
+        first = row[:, 0] + _read_wide(records, at, we)
+        start = row[:, 1] + _read_wide(records, at + we, wb)
+        l = read_fields(records, at + we + wb, wl).astype(np.int64)
+        return first, start, l
+
+    def _lists(self, lists):
+        """Everything a decoder needs about ``lists`` (NumPy int64 arrays)."""
+        lists = np.asarray(_backend.to_host(lists), dtype=np.int64).ravel()
+        if lists.size and (int(lists.min()) < 0 or int(lists.max()) >= self.num_lists):
+            bad = int(lists.min()) if int(lists.min()) < 0 else int(lists.max())
+            raise ValueError(f"list {bad} is out of range: there are {self.num_lists} lists")
+        first, start, l = self._entries(np.concatenate([lists, lists + 1]))
+        q = lists.size
+        n = first[q:] - first[:q]
+        m = np.where(n > 0, (n - 1) // self.k, 0)
+        w_fp = np.where(m > 0, bit_length(2 * n - 1, np), 0)
+        lo = start[:q] + m * w_fp
+        return dict(first=first[:q], n=n, l=l[:q], m=m, w_fp=w_fp, start=start[:q], lo=lo,
+                    up=lo + n * l[:q], end=start[q:])
+
+    # -- decoding ----------------------------------------------------------------------------
+    def degrees(self):
+        """Length of every list, int64 (array module of the buffers)."""
+        first, _, _ = self._entries(np.arange(self.num_lists + 1, dtype=np.int64))
+        return self._out(np.diff(first))
+
+    def _ones(self, data, up, end):
+        """Positions of the one bits in the regions ``[up_i, end_i)`` and the region of each,
+        in region order then position order (NumPy)."""
+        nonempty = end > up
+        w0 = up >> 5
+        words = np.where(nonempty, ((end - 1) >> 5) - w0 + 1, 0)
+        word_owner, word_index = ragged_positions(np, w0, words)
+        bits = np.unpackbits(data[word_index].astype("<u4").view(np.uint8), bitorder="little")
+        hit = np.flatnonzero(bits)
+        owner = word_owner[hit >> 5]
+        position = word_index[hit >> 5] * WORD_BITS + (hit & 31)
+        keep = (position >= up[owner]) & (position < end[owner])
+        return owner[keep], position[keep]
+
+    def _decode(self, info, data):
+        """All values of the lists in ``info`` (assumes exactly n ones per upper region)."""
+        owner, position = self._ones(data, info["up"], info["end"])
+        n = info["n"]
+        rank = np.arange(owner.size, dtype=np.int64) - (np.cumsum(n) - n)[owner]
+        l = info["l"][owner]
+        low = read_fields(data, info["lo"][owner] + rank * l, l).astype(np.int64)
+        high = position - info["up"][owner] - rank
+        return owner, (high << l) | low, info["first"][owner] + rank
+
+    def decode(self, lists):
+        """``(owner, values, positions)`` of ``lists``: for every value, the index into
+        ``lists`` of its list, the value (int64) and its slot ``first[list] + rank``."""
+        _, _, data = self._host()
+        owner, values, positions = self._decode(self._lists(lists), data)
+        return self._out(owner), self._out(values), self._out(positions)
+
+    def _scalar_list(self, i, data_blocks_records):
+        """The numbers of ``_lists`` for one list, in Python ints (no array overhead)."""
+        blocks, records, _ = data_blocks_records
+        if not 0 <= i < self.num_lists:
+            raise ValueError(f"list {i} is out of range: there are {self.num_lists} lists")
+
+        def field(position, width):
+            value = 0
+            for shift in range(0, width, 32):  # 32 bits at a time: fields are up to 64 bits
+                w = min(32, width - shift)
+                word = position + shift
+                window = int(records[word >> 5]) | (int(records[(word >> 5) + 1]) << 32)
+                value |= ((window >> (word & 31)) & ((1 << w) - 1)) << shift
+            return value
+
+        def entry(e):
+            b = e // self.block_size
+            base_first, base_start, at, widths = (int(x) for x in blocks[b])
+            we, wb, wl = widths & 0xFF, (widths >> 8) & 0xFF, (widths >> 16) & 0xFF
+            at += (e - b * self.block_size) * (we + wb + wl)
+            return base_first + field(at, we), base_start + field(at + we, wb), field(at + we + wb, wl)
+
+        first, start, l = entry(i)
+        n = entry(i + 1)[0] - first
+        m = (n - 1) // self.k if n > 0 else 0
+        w_fp = (2 * n - 1).bit_length() if m > 0 else 0
+        lo = start + m * w_fp
+        return dict(first=first, n=n, l=l, m=m, w_fp=w_fp, start=start, lo=lo, up=lo + n * l,
+                    end=entry(i + 1)[1])
+
+    def decode_range(self, i: int, begin: int, end: int):
+        """Values of ranks ``begin .. end - 1`` of list ``i`` (int64), decoded from the forward
+        pointer at or before ``begin``: the work is O(end - begin + k), not O(n)."""
+        host = self._host()
+        data = host[2]
+        info = self._scalar_list(int(i), host)
+        n, l, k = info["n"], info["l"], self.k
+        if not (isinstance(begin, (int, np.integer)) and isinstance(end, (int, np.integer))
+                and 0 <= begin <= end <= n):
+            raise ValueError(f"range [{begin}, {end}) is not within list {i} of {n} values")
+        if begin == end:
+            return self._out(np.zeros(0, dtype=np.int64))
+        up, w_fp = info["up"], info["w_fp"]
+
+        def pointer(j):  # x_{jk} >> l, from the j-th forward pointer (1 <= j <= m)
+            at = info["start"] + (j - 1) * w_fp
+            window = int(data[at >> 5]) | (int(data[(at >> 5) + 1]) << 32)
+            return (window >> (at & 31)) & ((1 << w_fp) - 1)
+
+        j = begin // k
+        scan_from = up if j == 0 else up + pointer(j) + j * k
+        after = (end - 1) // k + 1  # first pointer past the range, if the list has it
+        scan_to = up + pointer(after) + after * k + 1 if after <= info["m"] else info["end"]
+        w0 = scan_from >> 5
+        bits = np.unpackbits(data[w0:((scan_to - 1) >> 5) + 1].astype("<u4").view(np.uint8),
+                             bitorder="little")[scan_from - 32 * w0:scan_to - 32 * w0]
+        position = np.flatnonzero(bits) + scan_from
+        rank = j * k + np.arange(position.size, dtype=np.int64)
+        keep = (rank >= begin) & (rank < end)
+        rank, position = rank[keep], position[keep]
+        low = read_fields(data, info["lo"] + rank * l, np.full(rank.size, l)).astype(np.int64)
+        return self._out(((position - up - rank) << l) | low)
+
+    # -- size ------------------------------------------------------------------------------
+    @property
+    def data_bits(self) -> int:
+        """Bits of the lists' codes (pointers, lows, uppers), without padding."""
+        blocks, records, _ = self._host()
+        return int(self._entries(np.asarray([self.num_lists]), blocks, records)[1][0])
+
+    def _last_values(self, info, data):
+        """Last value of every non-empty list in ``info`` (needs invariant 5), int64."""
+        n, l = info["n"], info["l"]
+        high = info["end"] - 1 - info["up"] - (n - 1)
+        low = read_fields(data, info["lo"] + (n - 1) * l, np.minimum(l, 32)).astype(np.int64)
+        return (high << l) | low
+
+    def bound_bits(self) -> int:
+        """The Elias-Fano bound (:func:`ef_bound_bits`) of the coded lists."""
+        _, _, data = self._host()
+        info = self._lists(np.arange(self.num_lists, dtype=np.int64))
+        nonempty = info["n"] > 0
+        u = np.where(nonempty, self._last_values(info, data) + 1, 0)
+        return _bound_bits(info["n"], np.where(nonempty, u, 0), np)
+
+    # -- invariants ------------------------------------------------------------------------
+    def validate(self, value_bound: int = VALUE_LIMIT) -> None:
+        """Raise :class:`LayoutInvariantError` on the first broken invariant (module docs)."""
+        blocks, records, data = self._host()
+        L, B, k = self.num_lists, self.block_size, self.k
+        rows = L // B + 1
+        # 1. shapes and dtypes
+        if blocks.dtype != np.int64 or blocks.shape != (rows, _ROW_COLUMNS):
+            _fail("1", f"blocks is {blocks.dtype} of shape {blocks.shape}, expected int64 of "
+                       f"shape ({rows}, {_ROW_COLUMNS})")
+        for name, array in (("records", records), ("data", data)):
+            if array.dtype != np.uint32 or array.ndim != 1:
+                _fail("1", f"{name} is {array.dtype} with {array.ndim} dimensions, expected 1-D uint32")
+        # 2. rows
+        if np.any(blocks[0, :3] != 0):
+            _fail("2", f"row 0 starts at {blocks[0, :3].tolist()}, expected [0, 0, 0]")
+        widths = blocks[:, 3]
+        we, wb, wl = widths & 0xFF, (widths >> 8) & 0xFF, (widths >> 16) & 0xFF
+        bad = ((widths >> 24) != 0) | (we > 64) | (wb > 64) | (wl > 6)
+        if bad.any():
+            b = int(np.argmax(bad))
+            _fail("2", f"row {b} has widths word {int(widths[b]):#x}: we={int(we[b])}, "
+                       f"wb={int(wb[b])} (at most 64), wl={int(wl[b])} (at most 6)")
+        width = we + wb + wl
+        expected = blocks[:-1, 2] + B * width[:-1]
+        if np.any(blocks[1:, 2] != expected):
+            b = int(np.argmax(blocks[1:, 2] != expected)) + 1
+            _fail("2", f"row {b} records start at bit {int(blocks[b, 2])}, expected "
+                       f"{int(expected[b - 1])} (after row {b - 1})")
+        record_bits = int(blocks[-1, 2]) + (L + 1 - (rows - 1) * B) * int(width[-1])
+        if records.size != stream_words(record_bits):
+            _fail("2", f"records has {records.size} words, expected {stream_words(record_bits)} "
+                       f"for {record_bits} bits")
+        # 3, 4. per-entry offsets
+        entries = np.arange(L + 1, dtype=np.int64)
+        first, start, l = self._entries(entries, blocks, records)
+        heads = entries[::B]
+        ends = (("3", "value offset", first, 0, lambda: int(first[L]) != self.num_values,
+                  lambda: f"the sentinel entry counts {int(first[L])} values, expected {self.num_values}"),
+                 ("4", "bit offset", start, 1, lambda: data.size != stream_words(int(start[L])),
+                  lambda: f"data has {data.size} words, expected {stream_words(int(start[L]))} "
+                          f"for {int(start[L])} bits"))
+        for rule, name, values, column, wrong_end, end_detail in ends:
+            if np.any(values[heads] != blocks[:, column]):
+                b = int(np.argmax(values[heads] != blocks[:, column]))
+                _fail(rule, f"the head record of row {b} stores {name} "
+                            f"{int(values[heads[b]] - blocks[b, column])}, expected 0")
+            if np.any(np.diff(values) < 0):
+                e = int(np.argmax(np.diff(values) < 0))
+                _fail(rule, f"{name} decreases from entry {e} to {e + 1}: "
+                            f"{int(values[e])} > {int(values[e + 1])}")
+            if wrong_end():
+                _fail(rule, end_detail())
+        # 5. upper regions
+        info = self._lists(entries[:-1])
+        n, up, end = info["n"], info["up"], info["end"]
+        empty_with_bits = (n == 0) & (end != info["start"])
+        if empty_with_bits.any():
+            e = int(np.argmax(empty_with_bits))
+            _fail("5", f"empty list {e} has {int(end[e] - info['start'][e])} bits")
+        short = (n > 0) & (up >= end)
+        if short.any():
+            e = int(np.argmax(short))
+            _fail("5", f"list {e} has {int(end[e] - info['start'][e])} bits, too few for "
+                       f"{int(up[e] - info['start'][e])} bits of pointers and lows and {int(n[e])} ones")
+        owner, position = self._ones(data, up, end)
+        ones = np.bincount(owner, minlength=L)
+        if np.any(ones != n):
+            e = int(np.argmax(ones != n))
+            _fail("5", f"the upper bits of list {e} hold {int(ones[e])} ones, expected {int(n[e])}")
+        nonempty = np.flatnonzero(n > 0)
+        if nonempty.size:
+            last_bit = read_fields(data, end[nonempty] - 1, np.ones(nonempty.size, np.int64))
+            if np.any(last_bit != 1):
+                e = int(nonempty[np.argmax(last_bit != 1)])
+                _fail("5", f"the upper bits of list {e} end with a zero bit at {int(end[e] - 1)}")
+        # 6. l
+        if int(l[L]) != 0:
+            _fail("6", f"the sentinel entry stores l={int(l[L])}, expected 0")
+        ls = info["l"]
+        if np.any((n == 0) & (ls != 0)):
+            e = int(np.argmax((n == 0) & (ls != 0)))
+            _fail("6", f"empty list {e} stores l={int(ls[e])}, expected 0")
+        big = (n > 0) & (ls > 32)
+        if big.any():
+            e = int(np.argmax(big))
+            _fail("6", f"list {e} stores l={int(ls[e])}, more than 32")
+        last = np.where(n > 0, self._last_values(info, data), 0)
+        u = np.where(n > 0, last + 1, 0)
+        expected_l = np.where(n > 0, np.maximum(bit_length(u // np.maximum(n, 1), np) - 1, 0), 0)
+        if np.any(ls != expected_l):
+            e = int(np.argmax(ls != expected_l))
+            _fail("6", f"list {e} of {int(n[e])} values with u={int(u[e])} stores l={int(ls[e])}, "
+                       f"expected {int(expected_l[e])}")
+        # 7. forward pointers
+        owner, values, _ = self._decode(info, data)
+        m = info["m"]
+        if int(m.sum()):
+            fp_owner, rank = ragged_positions(np, np.zeros(L, np.int64), m)
+            j = rank + 1
+            stored = read_fields(data, info["start"][fp_owner] + rank * info["w_fp"][fp_owner],
+                                 info["w_fp"][fp_owner]).astype(np.int64)
+            truth = values[info["first"][fp_owner] + j * k] >> ls[fp_owner]
+            if np.any(stored != truth):
+                p = int(np.argmax(stored != truth))
+                _fail("7", f"pointer {int(j[p])} of list {int(fp_owner[p])} holds {int(stored[p])}, "
+                           f"expected x_{int(j[p]) * k} >> l = {int(truth[p])}")
+        # 8, 9. values
+        if values.size > 1:
+            bad = (owner[1:] == owner[:-1]) & (values[1:] <= values[:-1])
+            if bad.any():
+                at = int(np.argmax(bad)) + 1
+                e = int(owner[at])
+                _fail("8", f"list {e} is not strictly increasing: value {int(values[at])} at rank "
+                           f"{at - int(info['first'][e])} follows {int(values[at - 1])}")
+        if values.size and int(values.max()) >= value_bound:
+            at = int(np.argmax(values >= value_bound))
+            _fail("9", f"list {int(owner[at])} holds value {int(values[at])}, not below {value_bound}")
+
+
+def _encode_data(owner, values, plan, xp, k):
+    """The ``data`` stream: pointers, lows and upper bits of every list."""
+    size = int(values.size)
+    first, start, l, m, w_fp, n = (plan[x] for x in ("first", "start", "l", "m", "w_fp", "n"))
+    if not size:
+        return xp.zeros(stream_words(plan["data_bits"]), dtype=np.uint32)
+    lo = start[:-1] + m * w_fp
+    up = lo + n * l
+    owner = owner.astype(np.int64)
+    x = values.astype(np.int64)
+    rank = xp.arange(size, dtype=np.int64) - first[owner]
+    shift = l[owner]
+    low = (x & ((xp.ones(1, dtype=np.int64) << shift) - 1)).astype(np.uint32)
+    low_at = lo[owner] + rank * shift
+    up_at = up[owner] + (x >> shift) + rank
+    del rank
+    parts = [(low, low_at), (xp.ones(size, dtype=np.uint32), up_at)]
+    total = int(m.sum())
+    if total:  # forward pointers: few, one per k values of long lists
+        fp_owner, fp_rank = ragged_positions(xp, xp.zeros(m.size, dtype=np.int64), m)
+        target = first[fp_owner] + (fp_rank + 1) * k
+        parts.append(((x[target] >> l[fp_owner]).astype(np.uint32),
+                      start[fp_owner] + fp_rank * w_fp[fp_owner]))
+    return _pack(parts, plan["data_bits"], xp)
+
+
+def _encode_entries(plan, xp, block_size):
+    """``blocks`` and ``records`` from the plan's per-entry offsets."""
+    rows, first, start = plan["rows"], plan["first"], plan["start"]
+    entries = first.size
+    heads = xp.arange(rows, dtype=np.int64) * block_size
+    blocks = xp.zeros((rows, _ROW_COLUMNS), dtype=np.int64)
+    blocks[:, 0] = first[heads]
+    blocks[:, 1] = start[heads]
+    blocks[:, 2] = plan["record_at"][:-1]
+    blocks[:, 3] = plan["we"] | (plan["wb"] << 8) | (plan["wl"] << 16)
+    e = xp.arange(entries, dtype=np.int64)
+    b = e // block_size
+    we, wb = plan["we"][b], plan["wb"][b]
+    at = plan["record_at"][b] + (e - b * block_size) * plan["width"][b]
+    l = xp.zeros(entries, dtype=np.int64)
+    l[:-1] = plan["l"]
+    parts = (_wide_fields(first - blocks[b, 0], at, we, xp)
+             + _wide_fields(start - blocks[b, 1], at + we, wb, xp)
+             + [(l.astype(np.uint32), at + we + wb)])
+    return blocks, _pack(parts, plan["record_bits"], xp)
+
+
+# -- the graph layout ------------------------------------------------------------------------
+class EliasFanoLayout(Layout):
+    """Out-neighbour lists coded with Elias-Fano, bit-contiguous, with forward pointers every
+    ``k`` values and two-level per-vertex offsets (module docs)."""
+
+    name = "ef"
+
+    @classmethod
+    def check_params(cls, k=DEFAULT_K, block_size=DEFAULT_BLOCK_SIZE) -> dict:
+        return check_params(k, block_size)
+
+    @classmethod
+    def _check_graph(cls, src, dst, num_vertices, xp):
+        if isinstance(num_vertices, bool) or int(num_vertices) != num_vertices or num_vertices < 0:
+            raise ValueError(f"num_vertices must be a non-negative int, got {num_vertices!r}")
+        if num_vertices > VALUE_LIMIT:
+            raise ValueError(f"num_vertices={num_vertices} is too large: ef stores vertex ids "
+                             f"below 2**32 = {VALUE_LIMIT}")
+        if int(dst.size) and int(dst.max()) >= num_vertices:
+            at = int(xp.argmax(dst >= num_vertices))
+            raise ValueError(f"list of vertex {int(src[at])} holds neighbour {int(dst[at])}, not "
+                             f"below num_vertices={num_vertices}")
+
+    @classmethod
+    def encode(cls, src, dst, num_vertices, xp, k=DEFAULT_K, block_size=DEFAULT_BLOCK_SIZE):
+        src, dst = xp.asarray(src), xp.asarray(dst)
+        cls._check_graph(src, dst, num_vertices, xp)
+        lists = EliasFanoLists.encode(src, dst, int(num_vertices), xp, k, block_size,
+                                      what="list of vertex")
+        return cls(xp, int(num_vertices), lists.num_values, lists.arrays,
+                   {"k": lists.k, "block_size": lists.block_size})
+
+    @classmethod
+    def estimate_nbytes(cls, src, dst, num_vertices, xp, k=DEFAULT_K, block_size=DEFAULT_BLOCK_SIZE):
+        return EliasFanoLists.estimate_nbytes(src, dst, int(num_vertices), xp, k, block_size)
+
+    def lists(self) -> EliasFanoLists:
+        """The codec view of this layout's buffers."""
+        codec = getattr(self, "_codec", None)
+        if codec is None or codec.arrays is not self.arrays:
+            codec = EliasFanoLists(self.xp, self.num_vertices, self.num_edges, self.arrays,
+                                   **self.params)
+            self._codec = codec
+        codec.num_lists, codec.num_values = self.num_vertices, self.num_edges
+        return codec
+
+    @property
+    def data_bits(self) -> int:
+        """Bits of the neighbour codes (pointers, lows, uppers), without padding."""
+        return self.lists().data_bits
+
+    def bound_bits(self) -> int:
+        """The graph's Elias-Fano bound: sum over vertices of ``n * (2 + ceil(log2(u / n)))``."""
+        return self.lists().bound_bits()
+
+    def degrees(self):
+        return self.lists().degrees()
+
+    def decode_lists(self, vertices):
+        return self.lists().decode(vertices)
+
+    def decode_range(self, v, begin, end):
+        return self.lists().decode_range(int(v), begin, end)
+
+    def validate(self):
+        self.lists().validate(value_bound=self.num_vertices)

@@ -1,0 +1,514 @@
+"""``fl``: CSR with both arrays bit-packed at a fixed width (Kaczmarski, Przymus & Rzazewski).
+
+The two CSR arrays keep their meaning; each is stored as one bit stream (the shared format of
+:mod:`cugraph_compressed.formats._bits`) of equally wide fields, so the ``i``-th entry of either
+array is read in O(1) from any position: one shift and one mask over the 64-bit window of the
+two words holding it.  Nothing else is stored: no per-vertex array besides the packed offsets.
+
+Buffers
+-------
+``offsets``
+    ``uint32`` bit stream of ``num_vertices + 1`` fields of ``offset_width`` bits.  Field ``v``
+    (bits ``v * offset_width ..``) is the number of edges of the vertices before ``v``, so the
+    list of ``v`` is entries ``offsets[v] .. offsets[v + 1] - 1`` of ``indices``.
+``indices``
+    ``uint32`` bit stream of ``num_edges`` fields of ``index_width`` bits: the neighbour ids,
+    list after list, each list sorted.
+
+Bit order and padding: bit ``i`` of a stream is bit ``i % 32`` (least significant first) of
+word ``i // 32``; a field's least significant bit comes first.  Field ``k`` of a stream of
+width ``w`` starts at bit ``k * w``, with no gap between fields, so a field may straddle two
+words.  A field wider than 32 bits is read as its low 32 bits at ``k * w`` and its high
+``w - 32`` bits at ``k * w + 32``.  Each stream holds ``ceil(fields * w / 32)`` data words
+followed by ``TAIL_WORDS`` (2) words of tail padding, so the two-word window at any field is
+inside the buffer; the bits after the last field (the rest of the last data word and the tail
+words) are written as zeros and ignored by every decoder, whatever they hold.  A width of 0
+(every value 0: an empty graph, or only edges to vertex 0) stores the tail words alone.
+
+Choosing the widths: ``l`` versus ``l'``
+---------------------------------------
+``l`` is the bit length of the largest value of an array: of ``num_edges`` for ``offsets``,
+of the largest neighbour id for ``indices`` (the data's, not ``num_vertices - 1``).  The stored
+width ``l' >= l`` trades memory for alignment.  A width that divides 32 (1, 2, 4, 8, 16, 32)
+or equals 64 never lets a field straddle a 32-bit word: a reader needs one load, and 8, 16, 32
+and 64 bits are plain aligned integers (a kernel may load them as such).  Any other width lets
+a share of the fields straddle two words, which costs a second load (usually from the same
+cache line) and a funnel shift, but stores ``l'`` bits per value instead of ``l``.  The paper
+chose 16 bits (2 values per word) and 21 bits (3 values per 64 bits, 1 bit wasted); packed
+back to back here, 21 bits takes exactly the paper's 3 values per 64 bits of space.
+
+Parameters (see :meth:`FixedLengthLayout.check_params`):
+
+* ``index_width`` / ``offset_width``: ``None`` (default) picks automatically; an int in
+  ``0 .. 64`` is used as given and must be ``>= l``, else ValueError naming both.
+* ``align_slack`` (default ``1/8``): the automatic rule.  Let ``a`` be the smallest aligned
+  width (1, 2, 4, 8, 16, 32, 64) ``>= l``; the width is ``a`` when ``a - l <= align_slack * l``
+  (at most 12.5% more bits by default), otherwise ``l``.  With the default, ``l`` = 15 -> 16,
+  29..31 -> 32, 57..63 -> 64, and e.g. 7, 14, 20, 24 stay minimal; ``align_slack=0`` always
+  stores the minimal width.
+
+Sizes: ``4 * (stream_words((num_vertices + 1) * offset_width) + stream_words(num_edges *
+index_width))`` bytes, which :meth:`FixedLengthLayout.estimate_nbytes` predicts exactly from
+``num_edges`` and the largest neighbour id.  Against the papers' CSR (32-bit ids and offsets)
+that is ``index_width / 32`` per edge: 0.5x for R-MAT scale 16 (16-bit ids), 0.5-0.67x for
+graphs of 2**16 .. 2**21 vertices, as the paper reports.
+
+Invariants (checked by :meth:`FixedLengthLayout.validate`, in this order)
+-------------------------------------------------------------------------
+1. Both buffers are 1-D ``uint32`` arrays of exactly ``stream_words(fields * width)`` words
+   (fields: ``num_vertices + 1`` for ``offsets``, ``num_edges`` for ``indices``), and both
+   widths are ints in ``0 .. 64``.
+2. ``offsets[0] == 0`` and ``offsets[num_vertices] == num_edges``.
+3. ``offsets`` is non-decreasing.
+4. Every neighbour id lies in ``[0, num_vertices)``.
+5. Every list is strictly increasing (sorted, no parallel edges).
+6. Each width is the one the parameters choose for the stored data: the explicit width, or
+   the automatic rule applied to ``l`` of ``num_edges`` (offsets) and of the largest
+   neighbour id (indices).  So the encoding is canonical: the host and GPU encoders write the
+   same bits.
+
+The property slot of the ``k``-th neighbour of ``v`` is ``offsets[v] + k`` (sorted order).
+
+Code layout: :class:`FixedWidthLists` is the list codec (any sorted lists of values below
+2**63, independent of ``num_vertices``); :class:`FixedLengthLayout` is a thin wrapper adding
+the vertex range.  :func:`pack_fixed` / :func:`read_fixed` are the fixed-width array codec on
+top of the shared packers (``_bits.pack_fields`` on the host, ``_bits.pack_fixed_device`` on
+the GPU, which never materializes the bit positions).
+"""
+from __future__ import annotations
+
+import sys
+from numbers import Integral, Real
+
+import numpy as np
+
+from . import _bits
+from ._bits import stream_words
+from .base import Layout, LayoutInvariantError, ragged_positions
+
+MAX_WIDTH = 64
+ALIGNED_WIDTHS = (1, 2, 4, 8, 16, 32, 64)
+DEFAULT_ALIGN_SLACK = 0.125
+# Host fast path: widths that are whole little-endian integers are a plain view of the words.
+_VIEW_DTYPES = {8: np.uint8, 16: np.uint16, 32: np.uint32, 64: np.uint64}
+_LITTLE_ENDIAN = sys.byteorder == "little"
+_HOST_CHUNK = 1 << 20   # fields packed per host pass; a multiple of 32, so chunks start on a word
+_DECODE_ROWS = 2048     # rows of 32 fields decoded per host pass (sized for the L2 cache)
+_LOW32 = np.uint64(0xFFFFFFFF)
+
+
+def _fail(rule: str, detail: str):
+    raise LayoutInvariantError(f"fl invariant {rule} broken: {detail}")
+
+
+# ---------------------------------------------------------------------------- widths
+
+def auto_width(l: int, align_slack: float = DEFAULT_ALIGN_SLACK) -> int:
+    """The automatic width for values of bit length ``l`` (module docstring: the rule)."""
+    if l <= 0:
+        return 0
+    aligned = next(a for a in ALIGNED_WIDTHS if a >= l)
+    return aligned if aligned - l <= align_slack * l else l
+
+
+def choose_width(largest: int, width, align_slack: float, what: str) -> int:
+    """The stored width ``l'`` for an array whose largest value is ``largest``.
+
+    ``width`` is the explicit choice (``None``: automatic); ValueError when it is below ``l``.
+    """
+    l = int(largest).bit_length()
+    if l > MAX_WIDTH:
+        raise ValueError(f"{what}: the largest value {largest} needs {l} bits, more than {MAX_WIDTH}")
+    if width is None:
+        return auto_width(l, align_slack)
+    if width < l:
+        raise ValueError(f"{what}={width} is too narrow: the largest value {largest} needs "
+                         f"l={l} bits (give {what} >= {l}, or None to choose automatically)")
+    return int(width)
+
+
+# ---------------------------------------------------------------------------- fixed-width arrays
+
+def pack_fixed(values, width: int, xp):
+    """A bit stream holding ``values[k]`` (non-negative, below ``2**width``) at bit ``k * width``.
+
+    NumPy: the host reference, through ``_bits.pack_fields`` in chunks of ``_HOST_CHUNK`` fields
+    (each chunk starts on a word, so chunks never share one), or a plain view for 8/16/32/64.
+    CuPy: ``_bits.pack_fixed_device``; fields over 32 bits go in two passes (low and high half).
+    Both write the same bits.
+    """
+    n = int(values.size)
+    total_bits = n * width
+    if xp is np:
+        return _pack_host(np.asarray(values), n, width, total_bits)
+    if width == 0 or n == 0:
+        return xp.zeros(stream_words(total_bits), dtype=np.uint32)
+    if width <= 32:
+        if values.dtype == np.int32:
+            low = values.view(np.uint32)       # non-negative: the same bits, no copy
+        else:
+            low = values.astype(np.uint32, copy=False)
+        return _bits.pack_fixed_device(low, width, total_bits)
+    wide = values.astype(np.uint64, copy=False)
+    words = _bits.pack_fixed_device((wide & _LOW32).astype(np.uint32), width, total_bits)
+    words |= _bits.pack_fixed_device((wide >> np.uint64(32)).astype(np.uint32), width, total_bits, 32)
+    return words
+
+
+def _pack_host(values, n, width, total_bits):
+    words = np.zeros(stream_words(total_bits), dtype=np.uint32)
+    if width == 0 or n == 0:
+        return words
+    if width in _VIEW_DTYPES and _LITTLE_ENDIAN:
+        words.view(_VIEW_DTYPES[width])[:n] = values
+        return words
+    for first in range(0, n, _HOST_CHUNK):
+        chunk = values[first:first + _HOST_CHUNK].astype(np.uint64)
+        positions = np.arange(chunk.size, dtype=np.int64) * width
+        if width > 32:
+            chunk = np.concatenate([chunk & _LOW32, chunk >> np.uint64(32)])
+            positions = np.concatenate([positions, positions + 32])
+        chunk_bits = (min(first + _HOST_CHUNK, n) - first) * width
+        part = _bits.pack_fields(chunk, positions, chunk_bits)
+        start = first * width // 32
+        data = -(-chunk_bits // 32)
+        words[start:start + data] = part[:data]
+    return words
+
+
+def _read_window(words, positions, width: int, xp):
+    # One field of width <= 32 at each position: the 64-bit window, shifted and masked.
+    word = positions >> 5
+    window = words[word].astype(np.uint64) | (words[word + 1].astype(np.uint64) << np.uint64(32))
+    return (window >> (positions & 31).astype(np.uint64)) & np.uint64((1 << width) - 1)
+
+
+def read_fixed(words, index, width: int, xp):
+    """Fields ``index`` (int64 array) of a fixed-width stream, as uint64; O(1) each."""
+    index = xp.asarray(index, dtype=np.int64)
+    if width == 0:
+        return xp.zeros(index.shape, dtype=np.uint64)
+    if xp is np and width in _VIEW_DTYPES and _LITTLE_ENDIAN and words.dtype == np.uint32 \
+            and words.flags.c_contiguous and words.nbytes % np.dtype(_VIEW_DTYPES[width]).itemsize == 0:
+        return words.view(_VIEW_DTYPES[width])[index].astype(np.uint64, copy=False)
+    positions = index * width
+    if width <= 32:
+        return _read_window(words, positions, width, xp)
+    low = _read_window(words, positions, 32, xp)
+    return low | (_read_window(words, positions + 32, width - 32, xp) << np.uint64(32))
+
+
+def read_range(words, start: int, stop: int, width: int, xp):
+    """Fields ``start .. stop - 1`` of a fixed-width stream, as uint64.
+
+    The host decodes a run of fields 32 at a time: 32 fields of ``width`` bits span exactly
+    ``width`` words, so the bit offset of the ``j``-th field of every such row is the constant
+    ``j * width`` and each of the 32 columns is one strided shift-and-mask (no gathers).  CuPy
+    (and short runs) read field by field with :func:`read_fixed`.
+    """
+    count = stop - start
+    if xp is not np or count < 256 or width == 0 or (width in _VIEW_DTYPES and _LITTLE_ENDIAN):
+        return read_fixed(words, xp.arange(start, stop, dtype=np.int64), width, xp)
+    out = np.empty(count, dtype=np.uint64)
+    first = start - start % 32                  # rows start on a word boundary
+    rows_per_pass = _DECODE_ROWS
+    low_mask = np.uint64((1 << min(width, 32)) - 1)
+    high_mask = np.uint64((1 << max(width - 32, 0)) - 1)
+    for row0 in range(first, stop, rows_per_pass * 32):
+        rows = min(rows_per_pass, -(-(stop - row0) // 32))
+        word0 = row0 * width // 32
+        chunk = words[word0:word0 + rows * width + 1]
+        if chunk.size < rows * width + 1:       # the last row may run past the tail padding
+            chunk = np.concatenate([chunk, np.zeros(rows * width + 1 - chunk.size, np.uint32)])
+        window = (chunk[:-1].astype(np.uint64) | (chunk[1:].astype(np.uint64) << np.uint64(32)))
+        window = window.reshape(rows, width)
+        block = np.empty((rows, 32), dtype=np.uint64)
+        for j in range(32):
+            bit = j * width
+            column = (window[:, bit >> 5] >> np.uint64(bit & 31)) & low_mask
+            if width > 32:
+                bit += 32
+                column |= ((window[:, bit >> 5] >> np.uint64(bit & 31)) & high_mask) << np.uint64(32)
+            block[:, j] = column
+        block = block.reshape(-1)
+        lo = max(start, row0) - row0
+        hi = min(stop, row0 + rows * 32) - row0
+        out[row0 + lo - start:row0 + hi - start] = block[lo:hi]
+    return out
+
+
+# ---------------------------------------------------------------------------- the list codec
+
+def check_lists(owner, values, num_lists: int, xp, bound=None, bound_name="bound") -> int:
+    """Check the encoder's preconditions and return the largest value (0 when empty).
+
+    ``owner[i]`` is the list of ``values[i]``: owners non-decreasing and in ``[0, num_lists)``,
+    values non-negative (below ``bound`` when given) and strictly increasing within a list.
+    ValueError names the offending list and value.
+    """
+    if owner.ndim != 1 or values.ndim != 1 or owner.size != values.size:
+        raise ValueError(f"list ids and values must be 1-D arrays of one length, got shapes "
+                         f"{tuple(owner.shape)} and {tuple(values.shape)}")
+    for what, array in (("list ids", owner), ("values", values)):
+        if array.dtype.kind not in "iu":
+            raise ValueError(f"{what} must be integers, got dtype {array.dtype}")
+    n = int(owner.size)
+    if n == 0:
+        return 0
+    low, high = int(owner.min()), int(owner.max())
+    if low < 0 or high >= num_lists:
+        at = int(xp.argmax((owner < 0) | (owner >= num_lists)))
+        raise ValueError(f"list id {int(owner[at])} (entry {at}) is outside [0, {num_lists})")
+    low, high = int(values.min()), int(values.max())
+    if low < 0:
+        at = int(xp.argmax(values < 0))
+        raise ValueError(f"value {int(values[at])} in list {int(owner[at])} is negative")
+    if bound is not None and high >= bound:
+        at = int(xp.argmax(values >= bound))
+        raise ValueError(f"value {int(values[at])} in list {int(owner[at])} is not below "
+                         f"{bound_name}={bound}")
+    if n > 1:
+        back = owner[1:] < owner[:-1]
+        bad = back | ((owner[1:] == owner[:-1]) & (values[1:] <= values[:-1]))
+        if bool(bad.any()):
+            at = int(xp.argmax(bad))
+            first, second = int(owner[at]), int(owner[at + 1])
+            a, b = int(values[at]), int(values[at + 1])
+            if second < first:
+                raise ValueError(f"entries are not sorted by list: list {second} follows list "
+                                 f"{first} at entry {at + 1}")
+            if a == b:
+                raise ValueError(f"list {first} holds value {a} twice (duplicate entry {at + 1})")
+            raise ValueError(f"list {first} is not sorted: value {b} follows {a} at entry {at + 1}")
+    return high
+
+
+class FixedWidthLists:
+    """The list codec: ``num_lists`` sorted lists as two fixed-width streams (offsets, values).
+
+    Independent of any vertex range: values are any non-negative integers below 2**63.  The
+    buffers are read from the ``arrays`` mapping on every call (a layout's buffers, in NumPy or
+    CuPy; decoding runs in that array module).
+    """
+
+    def __init__(self, xp, arrays: dict, num_lists: int, num_values: int, offset_width: int,
+                 index_width: int):
+        self.xp = xp
+        self.arrays = arrays
+        self.num_lists = int(num_lists)
+        self.num_values = int(num_values)
+        self.offset_width = offset_width
+        self.index_width = index_width
+
+    @classmethod
+    def encode(cls, owner, values, num_lists: int, xp, *, bound=None, bound_name="bound",
+               index_width=None, offset_width=None, align_slack=DEFAULT_ALIGN_SLACK):
+        """Encode ``values`` grouped by ``owner`` (see :func:`check_lists` for the input)."""
+        largest = check_lists(owner, values, num_lists, xp, bound, bound_name)
+        n = int(owner.size)
+        offsets = xp.zeros(num_lists + 1, dtype=np.int64)
+        if n:
+            offsets[1:] = xp.cumsum(xp.bincount(owner, minlength=num_lists))
+        w_off = choose_width(n, offset_width, align_slack, "offset_width")
+        w_idx = choose_width(largest, index_width, align_slack, "index_width")
+        arrays = {"offsets": pack_fixed(offsets, w_off, xp), "indices": pack_fixed(values, w_idx, xp)}
+        return cls(xp, arrays, num_lists, n, w_off, w_idx)
+
+    @staticmethod
+    def nbytes_for(num_lists: int, num_values: int, offset_width: int, index_width: int) -> int:
+        """Bytes of the two streams."""
+        return 4 * (stream_words((num_lists + 1) * offset_width)
+                    + stream_words(num_values * index_width))
+
+    # -- decoding ----------------------------------------------------------------------------
+    def offsets(self, lists=None):
+        """Offsets (int64) of ``lists`` (default: all ``num_lists + 1``)."""
+        words, width, xp = self.arrays["offsets"], self.offset_width, self.xp
+        if lists is None:
+            return read_range(words, 0, self.num_lists + 1, width, xp).astype(np.int64)
+        return read_fixed(words, lists, width, xp).astype(np.int64)
+
+    def values(self, positions):
+        """Values (int64) at entry ``positions`` of the concatenated lists."""
+        return read_fixed(self.arrays["indices"], positions, self.index_width, self.xp).astype(np.int64)
+
+    def values_range(self, start: int, stop: int):
+        """Values (int64) of entries ``start .. stop - 1`` of the concatenated lists."""
+        return read_range(self.arrays["indices"], start, stop, self.index_width, self.xp).astype(np.int64)
+
+    def _check_lists(self, lists):
+        if lists.size and (int(lists.min()) < 0 or int(lists.max()) >= self.num_lists):
+            at = int(self.xp.argmax((lists < 0) | (lists >= self.num_lists)))
+            raise ValueError(f"list {int(lists[at])} is outside [0, {self.num_lists})")
+
+    def decode(self, lists):
+        """``(owner, values, positions)`` of whole lists, as :meth:`Layout.decode_lists`.
+
+        A run of consecutive lists (``to_coo``) is read as one run of fields; any other set of
+        lists field by field, each in O(1).
+        """
+        xp = self.xp
+        lists = xp.asarray(lists, dtype=np.int64).reshape(-1)
+        self._check_lists(lists)
+        k = int(lists.size)
+        if k and int(lists[-1]) - int(lists[0]) == k - 1 and bool((lists[1:] - lists[:-1] == 1).all()):
+            first = int(lists[0])
+            bounds = read_range(self.arrays["offsets"], first, first + k + 1, self.offset_width,
+                                xp).astype(np.int64)
+            owner, positions = ragged_positions(xp, bounds[:-1], bounds[1:] - bounds[:-1])
+            return owner, self.values_range(int(bounds[0]), int(bounds[-1])), positions
+        starts = self.offsets(lists)
+        lengths = self.offsets(lists + 1) - starts
+        owner, positions = ragged_positions(xp, starts, lengths)
+        return owner, self.values(positions), positions
+
+    def decode_range(self, list_id: int, begin: int, end: int):
+        """Entries ``begin .. end - 1`` of one list (Python slice semantics), read directly."""
+        xp = self.xp
+        list_id = int(list_id)
+        if not 0 <= list_id < self.num_lists:
+            raise ValueError(f"list {list_id} is outside [0, {self.num_lists})")
+        start, stop = (int(x) for x in self.offsets(xp.asarray([list_id, list_id + 1])))
+        first, last, _ = slice(begin, end).indices(stop - start)
+        return self.values_range(start + first, start + max(first, last))
+
+
+# ---------------------------------------------------------------------------- the layout
+
+def _owner_of(xp, offsets, edge: int) -> int:
+    # The vertex whose list holds ``edge`` (the last one whose offset is <= edge).
+    return int(xp.searchsorted(offsets, xp.asarray([edge], dtype=np.int64), side="right")[0]) - 1
+
+
+class FixedLengthLayout(Layout):
+    """CSR whose offsets and neighbour ids are bit-packed at fixed widths (module docstring)."""
+
+    name = "fl"
+
+    def __init__(self, xp, num_vertices, num_edges, arrays, params, offset_width, index_width):
+        super().__init__(xp, num_vertices, num_edges, arrays, params)
+        self.offset_width = offset_width
+        self.index_width = index_width
+
+    @classmethod
+    def check_params(cls, index_width=None, offset_width=None, align_slack=DEFAULT_ALIGN_SLACK) -> dict:
+        """Defaults: both widths automatic (``None``), ``align_slack=1/8``.
+
+        Raises TypeError for a width that is not None or an int, or a slack that is not a real
+        number; ValueError for a width outside ``0 .. 64`` or a negative or non-finite slack.
+        """
+        out = {}
+        for name, width in (("index_width", index_width), ("offset_width", offset_width)):
+            if width is not None:
+                if isinstance(width, (bool, np.bool_)) or not isinstance(width, Integral):
+                    raise TypeError(f"{name} must be None or an int, got {width!r}")
+                if not 0 <= int(width) <= MAX_WIDTH:
+                    raise ValueError(f"{name}={int(width)} is outside [0, {MAX_WIDTH}]")
+                width = int(width)
+            out[name] = width
+        if isinstance(align_slack, (bool, np.bool_)) or not isinstance(align_slack, Real):
+            raise TypeError(f"align_slack must be a real number, got {align_slack!r}")
+        if not (np.isfinite(float(align_slack)) and float(align_slack) >= 0):
+            raise ValueError(f"align_slack={align_slack!r} must be finite and >= 0")
+        out["align_slack"] = float(align_slack)
+        return out
+
+    @classmethod
+    def encode(cls, src, dst, num_vertices, xp, **params):
+        params = cls.check_params(**params)
+        num_vertices = int(num_vertices)
+        lists = FixedWidthLists.encode(src, dst, num_vertices, xp, bound=num_vertices,
+                                       bound_name="num_vertices", **params)
+        return cls(xp, num_vertices, lists.num_values, lists.arrays, params,
+                   lists.offset_width, lists.index_width)
+
+    @classmethod
+    def estimate_nbytes(cls, src, dst, num_vertices, xp, **params):
+        params = cls.check_params(**params)
+        num_edges = int(src.size)
+        largest = int(dst.max()) if num_edges else 0
+        w_off = choose_width(num_edges, params["offset_width"], params["align_slack"], "offset_width")
+        w_idx = choose_width(largest, params["index_width"], params["align_slack"], "index_width")
+        return FixedWidthLists.nbytes_for(int(num_vertices), num_edges, w_off, w_idx)
+
+    def _lists(self) -> FixedWidthLists:
+        return FixedWidthLists(self.xp, self.arrays, self.num_vertices, self.num_edges,
+                               self.offset_width, self.index_width)
+
+    # -- decoding ----------------------------------------------------------------------------
+    def offsets(self):
+        """The unpacked offsets, int64, ``num_vertices + 1`` entries."""
+        return self._lists().offsets()
+
+    def degrees(self):
+        offsets = self.offsets()
+        return offsets[1:] - offsets[:-1]
+
+    def decode_lists(self, vertices):
+        return self._lists().decode(vertices)
+
+    def decode_range(self, v, begin, end):
+        """Neighbours ``begin .. end - 1`` of ``v``, read directly at ``offsets[v] + begin``."""
+        return self._lists().decode_range(v, begin, end)
+
+    def validate(self):
+        xp, n, m = self.xp, self.num_vertices, self.num_edges
+        # 1: buffer shapes and widths
+        for name, fields, width in (("offsets", n + 1, self.offset_width),
+                                    ("indices", m, self.index_width)):
+            what = "offset_width" if name == "offsets" else "index_width"
+            if isinstance(width, (bool, np.bool_)) or not isinstance(width, Integral) \
+                    or not 0 <= width <= MAX_WIDTH:
+                _fail("1", f"{what}={width!r} is not an int in [0, {MAX_WIDTH}]")
+            words = self.arrays.get(name)
+            if words is None or words.ndim != 1 or words.dtype != np.uint32:
+                _fail("1", f"{name} must be a 1-D uint32 array, got "
+                           f"{None if words is None else (words.dtype, words.shape)}")
+            expected = stream_words(fields * width)
+            if words.size != expected:
+                _fail("1", f"{name} has {words.size} words, expected {expected} for {fields} "
+                           f"fields of {width} bits plus {_bits.TAIL_WORDS} tail words")
+        lists = self._lists()
+        offsets = lists.offsets()
+        # 2: ends
+        if int(offsets[0]) != 0 or int(offsets[-1]) != m:
+            _fail("2", f"offsets[0]={int(offsets[0])} and offsets[{n}]={int(offsets[-1])}, "
+                       f"expected 0 and num_edges={m}")
+        # 3: non-decreasing offsets
+        steps = offsets[1:] - offsets[:-1]
+        if steps.size and bool((steps < 0).any()):
+            bad = int(xp.argmax(steps < 0))
+            _fail("3", f"offsets decrease after vertex {bad}: {int(offsets[bad])} > "
+                       f"{int(offsets[bad + 1])}")
+        values = lists.values_range(0, m)
+        largest = int(values.max()) if m else 0
+        # 4: neighbour ids in range (negative ids cannot be stored)
+        if m and largest >= n:
+            at = int(xp.argmax(values >= n))
+            owner = _owner_of(xp, offsets, at)
+            _fail("4", f"neighbour {int(values[at])} of vertex {owner} (edge {at}) is not below "
+                       f"num_vertices={n}")
+        # 5: strictly increasing lists
+        if m > 1:
+            first = xp.zeros(m, dtype=bool)
+            starts = offsets[:-1]
+            first[starts[starts < m]] = True
+            bad = ~first[1:] & (values[1:] <= values[:-1])
+            if bool(bad.any()):
+                at = int(xp.argmax(bad)) + 1
+                owner = _owner_of(xp, offsets, at)
+                _fail("5", f"list of vertex {owner} is not strictly increasing at position "
+                           f"{at - int(offsets[owner])}: {int(values[at])} after {int(values[at - 1])}")
+        # 6: canonical widths
+        slack = self.params.get("align_slack", DEFAULT_ALIGN_SLACK)
+        for what, largest_value in (("offset_width", m), ("index_width", largest)):
+            given = self.params.get(what)
+            stored = getattr(self, what)
+            expected = given if given is not None else auto_width(int(largest_value).bit_length(), slack)
+            if stored != expected:
+                if given is not None:
+                    rule = f"{what}={given} was given"
+                else:
+                    rule = (f"the automatic rule (align_slack={slack}) gives {expected} for the "
+                            f"largest value {largest_value}")
+                _fail("6", f"{what} is {stored} but {rule}")
