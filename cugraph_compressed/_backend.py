@@ -69,6 +69,17 @@ def gpu_required() -> bool:
     return os.environ.get(REQUIRE_GPU_ENV, "") not in ("", "0")
 
 
+def is_scalar(value) -> bool:
+    """True for one value (a number, a string, a 0-d array); False for a list, array or
+    Series of any library (``np.ndim`` cannot tell for cuDF objects: it raises)."""
+    if isinstance(value, (str, bytes)):
+        return True
+    ndim = getattr(value, "ndim", None)
+    if ndim is not None:
+        return ndim == 0
+    return not hasattr(value, "__len__")
+
+
 def numpy_dtype(series) -> np.dtype:
     """The NumPy dtype behind a pandas/cuDF column (object for strings and the like)."""
     dtype = series.dtype

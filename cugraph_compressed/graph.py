@@ -256,7 +256,7 @@ class CompressedGraph:
         that is not a vertex of the graph."""
         xp = _backend.array_module(self.backend)
         lib = _backend.frame_library(self.backend)
-        if np.ndim(values) == 0 and not hasattr(values, "__len__"):
+        if _backend.is_scalar(values):
             values = [values]
         series = _as_series(values, self.backend).reset_index(drop=True)
         if len(series) == 0:

@@ -86,8 +86,11 @@ def test_pagerank_matches_cugraph(case, layout):
 
     name, df, directed = case
     ours, theirs = both(df, directed, layout, store_transposed=True)
-    mine = pagerank(ours, tol=1e-8).to_pandas().sort_values("vertex")
-    ref = cugraph.pagerank(theirs, tol=1e-8).to_pandas().sort_values("vertex")
+    # At tol=1e-8 float32 PageRank can sit on its rounding floor without meeting the L1 rule
+    # (cuGraph does on the undirected graphs): both run to max_iter then, and are compared.
+    mine, _ = pagerank(ours, tol=1e-8, max_iter=500, fail_on_nonconvergence=False)
+    ref, _ = cugraph.pagerank(theirs, tol=1e-8, max_iter=500, fail_on_nonconvergence=False)
+    mine, ref = mine.to_pandas().sort_values("vertex"), ref.to_pandas().sort_values("vertex")
     assert list(mine.columns) == list(ref.columns) and mine["pagerank"].dtype == ref["pagerank"].dtype
     assert np.abs(mine["pagerank"].to_numpy(np.float64) - ref["pagerank"].to_numpy(np.float64)).sum() < 1e-5
 
@@ -111,7 +114,7 @@ def test_wcc_partition_matches_cugraph(case, layout):
     import cugraph
 
     name, df, _ = case
-    sparse = df.iloc[: len(df) // 8]  # sparse enough for many components
+    sparse = df.iloc[::8]  # every 8th edge (of the hub's too): many components
     ours, theirs = both(sparse, False, layout)
     mine = weakly_connected_components(ours).to_pandas().sort_values("vertex")
     ref = cugraph.weakly_connected_components(theirs).to_pandas().sort_values("vertex")

@@ -69,7 +69,9 @@ def test_scale_18_bit_identical_to_host(directed, params):
     assert np.array_equal(d.degrees().get(), h.degrees())
     v = int(np.argmax(h.degrees()))
     assert np.array_equal(d.decode_range(v, 5, 50).get(), h.decode_range(v, 5, 50))
-    assert d.data_bits == h.data_bits <= 1.05 * h.bound_bits()
+    assert d.data_bits == h.data_bits
+    if not params:  # the paper's k = 512: forward pointers cost little next to the EF bound
+        assert d.data_bits <= 1.05 * h.bound_bits()
 
 
 def test_scale_22_sampled_ranges():

@@ -39,10 +39,16 @@ wcc_hook(const uint64_t* view, const D* unused, const int64_t* scan, int64_t n, 
   });
 }
 
+// Point every vertex at its root.  No path splitting here: a splitting write that lands after
+// the owner's final write would leave a non-root label behind.  Without it every write stores
+// a root, so concurrent walks still end at roots.
 template <typename D>
 __global__ void __launch_bounds__(cgc::BLOCK)
 wcc_compress(D* parent, int64_t n) {
   const int64_t stride = (int64_t)gridDim.x * blockDim.x;
-  for (int64_t v = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; v < n; v += stride)
-    parent[v] = find_root(parent, (D)v);
+  for (int64_t v = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; v < n; v += stride) {
+    D root = parent[v];
+    while (parent[root] != root) root = parent[root];
+    parent[v] = root;
+  }
 }

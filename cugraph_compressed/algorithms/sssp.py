@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._backend import HOST, device_allocations
+from .._backend import HOST, device_allocations, is_scalar
 from ._common import check_graph, cugraph_module as _cugraph
 from ._device import Module, Traversal, layout_item_size
 from .registry import require
@@ -67,7 +67,7 @@ def sssp(G, source=None, method=None, directed=None, return_predecessors=None, u
     if not G.is_weighted():
         raise RuntimeError("'SSSP' requires the input graph to be weighted. 'BFS' should be used "
                            "instead of 'SSSP' for unweighted graphs.")
-    if np.ndim(source) != 0:
+    if not is_scalar(source):
         raise ValueError(f"sssp takes one source vertex, got {source!r}")
     if cutoff is not None and not float(cutoff) >= 0:
         raise ValueError(f"cutoff={cutoff!r} must be a non-negative number")
