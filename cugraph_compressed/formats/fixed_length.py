@@ -451,6 +451,22 @@ class FixedLengthLayout(Layout):
         """Neighbours ``begin .. end - 1`` of ``v``, read directly at ``offsets[v] + begin``."""
         return self._lists().decode_range(v, begin, end)
 
+    # -- device view (formats/fixed_length.cuh) ---------------------------------------------
+    @classmethod
+    def device_view_types(cls):
+        return ["cgc::FlView"]
+
+    @property
+    def device_chunk_size(self) -> int:
+        return 1  # every rank is a valid start: field k sits at bit k * width
+
+    def device_view(self):
+        import cupy as cp
+
+        args = cp.asarray([self.arrays["offsets"].data.ptr, self.arrays["indices"].data.ptr,
+                           self.offset_width, self.index_width], dtype=cp.uint64)
+        return "cgc::FlView", args
+
     def validate(self):
         xp, n, m = self.xp, self.num_vertices, self.num_edges
         # 1: buffer shapes and widths
