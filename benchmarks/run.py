@@ -22,11 +22,12 @@ def main(argv=None):
     p.add_argument("--directed", action="store_true", help="directed graphs (the default)")
     p.add_argument("--undirected", action="store_true",
                    help="undirected graphs (with --directed: both)")
-    p.add_argument("--algorithms", nargs="+", default=["bfs"], choices=benchmark.ALGORITHMS)
+    p.add_argument("--algorithms", nargs="+", default=list(benchmark.ALGORITHMS),
+                   choices=benchmark.ALGORITHMS, help="algorithms to time (all)")
     p.add_argument("--formats", nargs="+", default=None, help="layouts (default: all)")
     p.add_argument("--repeats", type=int, default=5, help="timed runs per source (5)")
     p.add_argument("--encode-repeats", type=int, default=3, help="timed builds (3)")
-    p.add_argument("--sources", type=int, default=4, help="BFS start vertices per graph (4)")
+    p.add_argument("--sources", type=int, default=4, help="BFS/SSSP start vertices per graph (4)")
     p.add_argument("--edge-factor", type=int, default=16)
     p.add_argument("--seed", type=int, default=42)
     p.add_argument("--backend", choices=("auto", "device", "host"), default="auto")

@@ -1,4 +1,4 @@
-"""``python -m cugraph_compressed``: build every layout of one R-MAT graph and time BFS on it.
+"""``python -m cugraph_compressed``: build every layout of one R-MAT graph and time the algorithms.
 
 On a GPU (with cuDF, cuGraph and RMM) the graph is generated, encoded and traversed on the
 device, side by side with cuGraph; elsewhere everything runs on the NumPy host backend.
@@ -15,7 +15,8 @@ def _parser():
     p = argparse.ArgumentParser(
         prog="python -m cugraph_compressed",
         description="Generate a Graph500 R-MAT graph, build every compressed layout of it (and "
-                    "cuGraph's graph on a GPU), run BFS, and print sizes and times.")
+                    "cuGraph's graph on a GPU), run BFS, SSSP, PageRank and connected components, and "
+                    "print sizes and times.")
     p.add_argument("--scale", type=int, default=None,
                    help="R-MAT scale: 2**scale vertex ids (default 20 on a GPU, 16 on a CPU)")
     p.add_argument("--edge-factor", type=int, default=16, help="edges per vertex id (default 16)")
@@ -23,7 +24,7 @@ def _parser():
     p.add_argument("--formats", nargs="+", metavar="FORMAT", default=None,
                    help="layouts to build (default: all of cugraph_compressed.formats.FORMATS)")
     p.add_argument("--repeats", type=int, default=5, help="timed runs per source (default 5)")
-    p.add_argument("--sources", type=int, default=4, help="BFS start vertices (default 4)")
+    p.add_argument("--sources", type=int, default=4, help="BFS/SSSP start vertices (default 4)")
     p.add_argument("--seed", type=int, default=42, help="generator and source seed (default 42)")
     p.add_argument("--backend", choices=("auto", "device", "host"), default="auto",
                    help="where to run (default: the device when usable)")

@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""Plot a benchmark record: time against structure bytes per edge, one panel per graph and
+algorithm, one point per contender (cuGraph and each layout).
+
+    python benchmarks/plot.py benchmarks/results/<record>.json [--out plot.png]
+
+Lower left is better: smaller and faster.  Needs matplotlib (not a package dependency).
+"""
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+
+def panels(record):
+    """``{(scale, directed, algorithm): [result, ...]}`` of the timed results, in record order."""
+    out = {}
+    for r in record["results"]:
+        if r.get("ms") is None:
+            continue
+        out.setdefault((r["scale"], r["directed"], r["algorithm"]), []).append(r)
+    return out
+
+
+def _label(result):
+    return "cuGraph" if result["contender"] == "cugraph" else result["format"]
+
+
+def plot(record, path):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    groups = panels(record)
+    labels = sorted({_label(r) for rs in groups.values() for r in rs})
+    colour = {label: f"C{i}" for i, label in enumerate(labels)}  # one colour per contender
+    if not groups:
+        raise SystemExit("the record holds no timed results")
+    cols = min(4, len(groups))
+    rows = -(-len(groups) // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols, 3.6 * rows), squeeze=False)
+    for ax, ((scale, directed, algorithm), results) in zip(axes.flat, sorted(groups.items())):
+        for r in results:
+            label = _label(r)
+            marker = "s" if r["contender"] == "cugraph" else "o"
+            ax.scatter(r["bytes_per_edge"], r["ms"], marker=marker, s=46, color=colour[label])
+            ax.annotate(label, (r["bytes_per_edge"], r["ms"]), textcoords="offset points",
+                        xytext=(5, 4), fontsize=8)
+        ax.set_title(f"{algorithm}, R-MAT {scale}, {'dir' if directed else 'undir'}", fontsize=10)
+        ax.set_xlabel("structure bytes / edge")
+        ax.set_ylabel("median ms")
+        ax.set_xlim(0, 1.25 * max(r["bytes_per_edge"] for r in results))
+        ax.set_ylim(0, 1.15 * max(r["ms"] for r in results))
+        ax.grid(alpha=0.3)
+    for ax in list(axes.flat)[len(groups):]:
+        ax.axis("off")
+    fig.suptitle(f"{record['device']}, commit {record['git_commit']}", fontsize=11)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    return path
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("record", help="benchmark JSON written by run.py")
+    p.add_argument("--out", default=None, help="PNG path (default: the record's path, .png)")
+    args = p.parse_args(argv)
+    record = json.loads(Path(args.record).read_text())
+    out = args.out or str(Path(args.record).with_suffix(".png"))
+    print(f"wrote {plot(record, out)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
