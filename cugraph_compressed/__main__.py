@@ -23,8 +23,10 @@ def _parser():
     p.add_argument("--undirected", action="store_true", help="build undirected graphs")
     p.add_argument("--formats", nargs="+", metavar="FORMAT", default=None,
                    help="layouts to build (default: all of cugraph_compressed.formats.FORMATS)")
-    p.add_argument("--repeats", type=int, default=5, help="timed runs per source (default 5)")
-    p.add_argument("--sources", type=int, default=4, help="BFS/SSSP start vertices (default 4)")
+    p.add_argument("--repeats", type=int, default=None,
+                   help="timed runs per source (default 5 on a GPU, 2 on a CPU)")
+    p.add_argument("--sources", type=int, default=None,
+                   help="BFS/SSSP start vertices (default 4 on a GPU, 2 on a CPU)")
     p.add_argument("--seed", type=int, default=42, help="generator and source seed (default 42)")
     p.add_argument("--backend", choices=("auto", "device", "host"), default="auto",
                    help="where to run (default: the device when usable)")
@@ -44,17 +46,19 @@ def main(argv=None):
     args = parser.parse_args(argv)
     try:  # argument errors become usage errors, before anything is generated
         backend, why_host = benchmark._pick_backend(args.backend)
-        scale = args.scale if args.scale is not None else (20 if backend == "device" else 16)
+        on_gpu = backend == "device"
+        scale = args.scale if args.scale is not None else (20 if on_gpu else 16)
+        repeats = args.repeats if args.repeats is not None else (5 if on_gpu else 2)
+        sources = args.sources if args.sources is not None else (4 if on_gpu else 2)
         formats = benchmark._pick_formats(args.formats)
         _validate(scale, args.edge_factor, 0.57, 0.19, 0.19, args.seed, "host")
-        if args.repeats < 1 or args.sources < 1:
-            raise ValueError(f"--repeats ({args.repeats}) and --sources ({args.sources}) "
-                             "must be >= 1")
+        if repeats < 1 or sources < 1:
+            raise ValueError(f"--repeats ({repeats}) and --sources ({sources}) must be >= 1")
     except (ValueError, RuntimeError) as exc:
         parser.error(str(exc))
     record = benchmark.run_benchmark(
-        [scale], directed=not args.undirected, formats=formats, repeats=args.repeats,
-        num_sources=args.sources, edge_factor=args.edge_factor, seed=args.seed, backend=backend)
+        [scale], directed=not args.undirected, formats=formats, repeats=repeats,
+        num_sources=sources, edge_factor=args.edge_factor, seed=args.seed, backend=backend)
 
     where = record["device"]
     print(f"backend: {record['backend']} on {where}"

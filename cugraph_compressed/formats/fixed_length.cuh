@@ -17,10 +17,7 @@ struct FlView {
             (int)args[2], (int)args[3]};
   }
   __device__ static __forceinline__ int64_t field(const uint32_t* stream, int64_t k, int width) {
-    const uint64_t pos = (uint64_t)k * (uint64_t)width;
-    if (width <= 32) return (int64_t)read_bits(stream, pos, width);
-    return (int64_t)((uint64_t)read_bits(stream, pos, 32) |
-                     ((uint64_t)read_bits(stream, pos + 32, width - 32) << 32));
+    return (int64_t)read_wide_bits(stream, (uint64_t)k * (uint64_t)width, width);
   }
   __device__ __forceinline__ int64_t first_edge(int64_t v) const { return field(offsets, v, offset_width); }
   __device__ __forceinline__ int64_t degree(int64_t v) const {
