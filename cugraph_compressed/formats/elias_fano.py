@@ -767,5 +767,24 @@ class EliasFanoLayout(Layout):
     def decode_range(self, v, begin, end):
         return self.lists().decode_range(int(v), begin, end)
 
+    # -- device view (formats/elias_fano.cuh) -----------------------------------------------
+    @classmethod
+    def device_view_types(cls):
+        return ["cgc::EfView"]
+
+    @property
+    def device_chunk_size(self) -> int:
+        return self.params["k"]  # decoding starts at rank 0 or at a forward pointer's rank j * k
+
+    def device_view(self):
+        """Argument block: pointers to ``blocks`` (C order), ``records`` and ``data``, then
+        ``k`` and ``log2(block_size)``."""
+        import cupy as cp
+
+        pointers = [self.arrays[name].data.ptr for name in ("blocks", "records", "data")]
+        args = cp.asarray(pointers + [self.params["k"], self.params["block_size"].bit_length() - 1],
+                          dtype=cp.uint64)
+        return "cgc::EfView", args
+
     def validate(self):
         self.lists().validate(value_bound=self.num_vertices)

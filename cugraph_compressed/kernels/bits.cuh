@@ -14,6 +14,13 @@ __device__ __forceinline__ uint32_t read_bits(const uint32_t* words, uint64_t po
   return (uint32_t)((window >> (pos & 31)) & mask);
 }
 
+// A field of `width` (0..64) bits at `pos`, stored as its low 32 bits at pos and the rest at
+// pos + 32 (how the layouts write fields wider than 32 bits).
+__device__ __forceinline__ uint64_t read_wide_bits(const uint32_t* words, uint64_t pos, int width) {
+  const uint64_t low = read_bits(words, pos, width < 32 ? width : 32);
+  return width > 32 ? low | ((uint64_t)read_bits(words, pos + 32, width - 32) << 32) : low;
+}
+
 // OR `value` into the stream at bit position `pos` (at most two words are touched).
 __device__ __forceinline__ void or_bits(uint32_t* words, uint64_t pos, uint32_t value) {
   const uint64_t shifted = (uint64_t)value << (pos & 31);
