@@ -136,15 +136,26 @@ def test_device_results_equal_host_oracle(layout):
     assert np.array_equal(weakly_connected_components(dev).to_pandas()["labels"], weakly_connected_components(host)["labels"])
 
 
-@pytest.mark.parametrize("layout", DEVICE_LAYOUTS)
+#: Layout parameters that make device decoding start mid-list often (small forward-pointer
+#: strides and segments) or read unaligned fields, besides each layout's defaults.
+VIEW_PARAMS = {"csr": [{"force_64bit": True}], "ef": [{"k": 3, "block_size": 2}, {"k": 16}],
+               "fl": [{"index_width": 21, "offset_width": 27}],
+               "cgr": [{"segment_size": 4, "min_interval_length": 2}]}
+VIEW_CASES = [(layout, params) for layout in DEVICE_LAYOUTS
+              for params in [{}] + VIEW_PARAMS.get(layout, [])]
+
+
+@pytest.mark.parametrize("layout, params", VIEW_CASES, ids=[f"{l}-{p}" for l, p in VIEW_CASES])
 @pytest.mark.parametrize("directed", [True, False])
-def test_device_view_decodes_every_list(layout, directed):
+def test_device_view_decodes_every_list(layout, params, directed):
     import cudf
 
     from cugraph_compressed.algorithms._device import decode_neighbours
 
-    df = rmat_edgelist(16, seed=83)
-    G = cgc.CompressedGraph(directed=directed, format=layout).from_cudf_edgelist(cudf.from_pandas(df), renumber=False)
+    hub = pd.DataFrame({"source": np.full(5000, 7, np.int32), "destination": np.arange(5000, dtype=np.int32) * 13})
+    df = pd.concat([rmat_edgelist(16, seed=83), hub], ignore_index=True)  # long lists, isolated ids
+    G = cgc.CompressedGraph(directed=directed, format=layout, **params).from_cudf_edgelist(
+        cudf.from_pandas(df), renumber=False)
     _, expected, positions = G._layout.to_coo()
     decoded = decode_neighbours(G._layout).get()
     assert np.array_equal(decoded[np.asarray(positions.get() if hasattr(positions, "get") else positions)],

@@ -962,6 +962,28 @@ class CGRLayout(Layout):
         out = self._codec().decode_range(host["stream"], b0, b1, e1 - e0, v, begin, end)
         return self.xp.asarray(out)
 
+    # -- device view (formats/cgr.cuh) --------------------------------------------------------
+    @classmethod
+    def device_view_types(cls):
+        return ["cgc::CgrView"]
+
+    @property
+    def device_chunk_size(self) -> int:
+        # A decoder starts at any rank, at the cost of skipping the residuals of its segment
+        # before it (and walking the interval codes for interval ranks).
+        return self.params["segment_size"]
+
+    def device_view(self):
+        import cupy as cp
+
+        a, codec = self.arrays, self._codec()
+        args = cp.asarray([a["edge_offsets"].data.ptr, a["edge_offsets_high"].data.ptr,
+                           a["edge_offsets_high"].size,
+                           a["bit_offsets"].data.ptr, a["bit_offsets_high"].data.ptr,
+                           a["bit_offsets_high"].size,
+                           a["stream"].data.ptr, codec.k, codec.min_len, codec.seg], dtype=cp.uint64)
+        return "cgc::CgrView", args
+
     # -- invariants ---------------------------------------------------------------------------
     def validate(self):
         n, m = self.num_vertices, self.num_edges
