@@ -39,16 +39,22 @@ def main(argv=None):
     args = p.parse_args(argv)
 
     directed = [True] if not args.undirected else ([True, False] if args.directed else [False])
+
+    def json_path(record):
+        return args.out or benchmark.default_json_path(record, ROOT / "benchmarks" / "results")
+
+    def checkpoint(record):  # the record so far, rewritten after every graph
+        benchmark.write_json(record, json_path(record))
+
     record = benchmark.run_benchmark(
         args.scales, directed=directed, algorithms=args.algorithms, formats=args.formats,
         repeats=args.repeats, encode_repeats=args.encode_repeats, num_sources=args.sources,
         edge_factor=args.edge_factor, seed=args.seed, backend=args.backend,
-        with_cugraph=not args.no_cugraph, git_commit=args.git_commit)
+        with_cugraph=not args.no_cugraph, git_commit=args.git_commit, checkpoint=checkpoint)
     print(f"{record['device']} ({record['backend']}), commit {record['git_commit']}, "
           f"{record['timestamp']}")
     print(benchmark.format_table(record))
-    out = args.out or benchmark.default_json_path(record, ROOT / "benchmarks" / "results")
-    print(f"wrote {benchmark.write_json(record, out)}")
+    print(f"wrote {benchmark.write_json(record, json_path(record))}")
     return 1 if any(r.get("check") == "MISMATCH" for r in record["results"]) else 0
 
 

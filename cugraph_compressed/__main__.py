@@ -66,7 +66,8 @@ def main(argv=None):
     for g in record["graphs"]:
         print(f"graph: R-MAT scale {g['scale']}, edge factor {g['edge_factor']}, seed {g['seed']}, "
               f"{'directed' if g['directed'] else 'undirected'}: {g['vertices']:,} vertices, "
-              f"{g['edges']:,} directed edges ({g['generated_edges']:,} generated)")
+              f"{g['edges']:,} directed edges ({g['generated_edges']:,} generated, "
+              f"{g['input_edges']:,} without parallel edges)")
     print("\nsizes:")
     seen = set()
     for r in record["results"]:
