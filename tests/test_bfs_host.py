@@ -8,31 +8,37 @@ from cugraph_compressed.generators import rmat_edgelist
 from graphs import check_against_scipy, random_edges
 
 
+LAYOUTS = sorted(cgc.FORMATS)
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
 @pytest.mark.parametrize("directed", [True, False])
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_random_graphs(directed, seed):
+def test_random_graphs(directed, seed, layout):
     df = random_edges(300, 900, seed)
-    G = cgc.CompressedGraph(directed=directed).from_pandas_edgelist(df, renumber=False)
+    G = cgc.CompressedGraph(directed=directed, format=layout).from_pandas_edgelist(df, renumber=False)
     sources = int(df["source"].iloc[0])
     result = cgc.bfs(G, start=sources)
     check_against_scipy(df, result, directed, sources, ids=np.arange(G.number_of_vertices()))
     assert list(result.columns) == ["vertex", "distance", "predecessor"]
 
 
+@pytest.mark.parametrize("layout", LAYOUTS)
 @pytest.mark.parametrize("directed", [True, False])
-def test_rmat_scale_12(directed):
+def test_rmat_scale_12(directed, layout):
     df = rmat_edgelist(12, seed=3)
-    G = cgc.CompressedGraph(directed=directed).from_pandas_edgelist(df, renumber=False)
+    G = cgc.CompressedGraph(directed=directed, format=layout).from_pandas_edgelist(df, renumber=False)
     start = int(df["source"].iloc[0])
     result = cgc.bfs(G, start)
     check_against_scipy(df, result, directed, start, ids=np.arange(G.number_of_vertices()))
     assert result["distance"].dtype == np.int32  # the generator's ids are int32
 
 
+@pytest.mark.parametrize("layout", LAYOUTS)
 @pytest.mark.parametrize("depth_limit", [1, 2, 3])
-def test_multi_source_and_depth_limit(depth_limit):
+def test_multi_source_and_depth_limit(depth_limit, layout):
     df = random_edges(500, 1200, 7)
-    G = cgc.CompressedGraph(directed=True).from_pandas_edgelist(df, renumber=False)
+    G = cgc.CompressedGraph(directed=True, format=layout).from_pandas_edgelist(df, renumber=False)
     sources = [3, 17, 17, 400]
     result = cgc.bfs(G, start=sources, depth_limit=depth_limit)
     check_against_scipy(df, result, True, sources, depth_limit, ids=np.arange(G.number_of_vertices()))
@@ -46,10 +52,11 @@ def test_depth_limit_zero_or_negative_means_unlimited(limit):
     assert cgc.bfs(G, 0, depth_limit=limit)["distance"].tolist() == [0, 1, 2, 3]
 
 
-def test_isolated_vertices_and_gaps():
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_isolated_vertices_and_gaps(layout):
     # renumber=False: ids 0..9 with gaps become isolated vertices.
     df = pd.DataFrame({"source": np.array([0, 2, 9], np.int32), "destination": np.array([2, 9, 0], np.int32)})
-    G = cgc.CompressedGraph(directed=True).from_pandas_edgelist(df, renumber=False)
+    G = cgc.CompressedGraph(directed=True, format=layout).from_pandas_edgelist(df, renumber=False)
     result = cgc.bfs(G, 2)
     assert G.number_of_vertices() == 10
     check_against_scipy(df, result, True, 2, ids=np.arange(10))
@@ -66,10 +73,11 @@ def test_vertices_adds_isolated_vertices():
     check_against_scipy(df, result, False, 30, vertices=vertices)
 
 
-def test_self_loops_and_multi_edges():
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_self_loops_and_multi_edges(layout):
     df = pd.DataFrame({"source": [0, 0, 0, 1, 1, 2], "destination": [0, 1, 1, 1, 2, 0]})
     for directed in (True, False):
-        G = cgc.CompressedGraph(directed=directed).from_pandas_edgelist(df, renumber=False)
+        G = cgc.CompressedGraph(directed=directed, format=layout).from_pandas_edgelist(df, renumber=False)
         check_against_scipy(df, cgc.bfs(G, 0), directed, 0, ids=np.arange(3))
 
 

@@ -10,6 +10,7 @@ from cugraph_compressed.generators import rmat_edgelist
 from graphs import check_against_scipy, random_edges
 
 pytestmark = pytest.mark.gpu
+DEVICE_LAYOUTS = cgc.supported()["bfs"]["device"]
 
 
 def to_device(df):
@@ -52,31 +53,35 @@ def compare_with_cugraph(df, directed, start, *, renumber=True, depth_limit=None
     return G
 
 
+@pytest.mark.parametrize("layout", DEVICE_LAYOUTS)
 @pytest.mark.parametrize("directed", [True, False])
-def test_random_graph_int32(directed):
+def test_random_graph_int32(directed, layout):
     df = random_edges(5000, 40000, 21, dtype=np.int32)
-    compare_with_cugraph(df, directed, int(df["source"][0]), renumber=False)
+    compare_with_cugraph(df, directed, int(df["source"][0]), renumber=False, format=layout)
 
 
-def test_multi_source_with_depth_limit():
+@pytest.mark.parametrize("layout", DEVICE_LAYOUTS)
+def test_multi_source_with_depth_limit(layout):
     df = random_edges(20000, 60000, 22, dtype=np.int32)
-    compare_with_cugraph(df, True, [1, 2, 3, 5000], renumber=False, depth_limit=3)
+    compare_with_cugraph(df, True, [1, 2, 3, 5000], renumber=False, depth_limit=3, format=layout)
 
 
+@pytest.mark.parametrize("layout", DEVICE_LAYOUTS)
 @pytest.mark.parametrize("directed", [True, False])
-def test_rmat_scale_18(directed):
+def test_rmat_scale_18(directed, layout):
     df = rmat_edgelist(18, seed=5, backend="device")
     start = int(df["source"].iloc[0])
-    compare_with_cugraph(df, directed, start, renumber=False)
+    compare_with_cugraph(df, directed, start, renumber=False, format=layout)
 
 
-def test_skewed_hub_vertex():
+@pytest.mark.parametrize("layout", DEVICE_LAYOUTS)
+def test_skewed_hub_vertex(layout):
     rng = np.random.default_rng(23)
     n = 300_000
     hub = pd.DataFrame({"source": np.zeros(150_000, np.int32),
                         "destination": rng.choice(np.arange(1, n, dtype=np.int32), 150_000, replace=False)})
     df = pd.concat([hub, random_edges(n, 400_000, 24, dtype=np.int32)], ignore_index=True)
-    compare_with_cugraph(df, True, 0, renumber=False)
+    compare_with_cugraph(df, True, 0, renumber=False, format=layout)
 
 
 def test_non_contiguous_int64_ids_renumbered():
