@@ -107,19 +107,26 @@ def sssp_host(layout, weights, source: int, cutoff=None):
     dist[source] = 0.0
     limit = np.inf if cutoff is None else float(cutoff)
     frontier = np.array([source], dtype=np.int64)
+    best = np.full(n, np.inf)              # scratch, reset after each round where it was used
+    slot = np.empty(n, dtype=np.int64)
+    improved = np.zeros(n, dtype=bool)
     while frontier.size:
         owner, neighbours, positions = layout.decode_lists(frontier)
         candidate = dist[frontier][owner] + weights[positions].astype(np.float64)
-        # Best candidate per target: order by (target, distance) and keep the first.
-        order = np.lexsort((candidate, neighbours))
-        neighbours, candidate, owner = neighbours[order], candidate[order], owner[order]
-        first = np.ones(neighbours.size, dtype=bool)
-        first[1:] = neighbours[1:] != neighbours[:-1]
-        neighbours, candidate, owner = neighbours[first], candidate[first], owner[first]
-        better = (candidate < dist[neighbours]) & (candidate < limit)
-        dist[neighbours[better]] = candidate[better]
-        pred[neighbours[better]] = frontier[owner[better]]
-        frontier = neighbours[better]
+        # Best candidate per target; every step below costs O(edges of the frontier), not O(n).
+        np.minimum.at(best, neighbours, candidate)
+        edge = np.arange(neighbours.size)
+        slot[neighbours] = edge
+        targets = neighbours[slot[neighbours] == edge]  # each target once, without sorting
+        gain = best[targets]
+        targets = targets[(gain < dist[targets]) & (gain < limit)]
+        improved[targets] = True
+        wins = improved[neighbours] & (candidate == best[neighbours])
+        pred[neighbours[wins]] = frontier[owner[wins]]  # any winning edge of a tie will do
+        dist[targets] = best[targets]
+        improved[targets] = False
+        best[neighbours] = np.inf
+        frontier = targets
     return dist, pred
 
 
