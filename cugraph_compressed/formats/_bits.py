@@ -31,9 +31,18 @@ def stream_words(total_bits: int) -> int:
     return -(-int(total_bits) // WORD_BITS) + TAIL_WORDS
 
 
-def bit_length(values, xp):
-    """Bits needed to write each non-negative integer (0 for 0), as int64."""
-    values = xp.asarray(values).astype(np.uint64)
+def bit_length(values, xp=np):
+    """Bits needed to write each non-negative integer (0 for 0), as int64.
+
+    Below 2**53 an integer converts to float64 exactly, so its binary exponent is the answer
+    (one pass); larger values take a vectorized binary search on the highest set bit.
+    """
+    values = xp.asarray(values)
+    if values.size == 0:
+        return xp.zeros(values.shape, dtype=np.int64)
+    if int(values.max()) < 2**53:
+        return xp.frexp(values.astype(np.float64))[1].astype(np.int64)
+    values = values.astype(np.uint64)
     length = xp.zeros(values.shape, dtype=np.int64)
     for shift in (32, 16, 8, 4, 2, 1):  # binary search on the highest set bit, vectorized
         big = values >= (np.uint64(1) << np.uint64(shift))

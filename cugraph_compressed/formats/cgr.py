@@ -133,7 +133,7 @@ from numbers import Integral
 import numpy as np
 
 from . import _bits
-from ._bits import TAIL_WORDS, stream_words
+from ._bits import TAIL_WORDS, bit_length, stream_words
 from .base import Layout, LayoutInvariantError, ragged_positions
 from .._backend import to_host
 
@@ -150,12 +150,6 @@ def _fail(rule, detail):
 
 
 # ------------------------------------------------------------------------------------ codes
-
-def bit_length(values, xp=np):
-    """Bits needed to write each integer ``0 <= x < 2**53`` (0 for 0), int64: the binary
-    exponent of its exact float64 value, one pass on either array module."""
-    return xp.frexp(values.astype(np.float64))[1].astype(np.int64)
-
 
 def code_parts(x, k, xp=np):
     """For values ``x >= 0`` (int64 array, at most ``MAX_VALUE``): ``(h, payload_bits, payload)``

@@ -115,8 +115,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _backend
-from ._bits import WORD_BITS, pack_fields, read_fields, stream_words
-from ._bits import bit_length as _bit_length_any
+from ._bits import WORD_BITS, bit_length, pack_fields, read_fields, stream_words
 from .base import Layout, LayoutInvariantError, ragged_positions
 
 DEFAULT_K = 512
@@ -127,19 +126,6 @@ VALUE_LIMIT = 2**32  # values are below this
 _ROW_COLUMNS = 4
 
 __all__ = ["EliasFanoLayout", "EliasFanoLists", "ef_bound_bits", "check_params"]
-
-
-def bit_length(values, xp):
-    """Bits of each non-negative integer (0 for 0), int64: :func:`._bits.bit_length`, with a
-    host shortcut (float exponents are exact below 2**52) for the many small arrays of the host
-    decoders; the same numbers either way."""
-    if xp is np:
-        values = np.asarray(values)
-        if values.size == 0:
-            return np.zeros(values.shape, dtype=np.int64)
-        if int(values.max()) < 2**52:
-            return np.frexp(values.astype(np.float64))[1].astype(np.int64)
-    return _bit_length_any(values, xp)
 
 
 def _fail(rule: str, detail: str):
