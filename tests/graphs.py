@@ -93,3 +93,18 @@ def check_against_scipy(df, result, directed, sources, depth_limit=None, vertice
     pred[order[has_pred]] = position.get_indexer(raw_pred[has_pred])
     sentinel = np.iinfo(result["distance"].dtype).max
     check_bfs_result(dist, pred, a, position.get_indexer(np.atleast_1d(sources)), depth_limit, sentinel)
+
+
+def device_rmat_sorted(scale, seed=42):
+    """Sorted, deduplicated R-MAT edges on the GPU (CuPy ``src``, ``dst``) and ``2**scale``:
+    what a layout encoder receives from ``from_cudf_edgelist``."""
+    import cupy as cp
+
+    from cugraph_compressed._edgelist import sort_and_dedup
+    from cugraph_compressed.generators import rmat_edgelist
+
+    df = rmat_edgelist(scale, seed=seed, backend="device")
+    src, dst = df["source"].values, df["destination"].values
+    del df
+    src, dst, _ = sort_and_dedup(src, dst, {}, 2**scale, cp)
+    return src, dst, 2**scale

@@ -9,7 +9,6 @@ import cugraph_compressed as cgc
 from cugraph_compressed.formats import CGRLayout, LayoutInvariantError
 from cugraph_compressed.formats import _bits
 from cugraph_compressed.formats import cgr
-from cugraph_compressed.formats.base import plain_csr_nbytes
 from cugraph_compressed.generators import rmat_edgelist
 from graphs import check_against_scipy, random_edges
 

@@ -1,6 +1,5 @@
 """The ef layout on the GPU: the device encoder writes the host reference's bits, decodes back,
-meets its throughput target and the size requirement at R-MAT scale 24 (run with -m gpu)."""
-import time
+and meets the size requirement at R-MAT scale 24 (run with -m gpu)."""
 
 import numpy as np
 import pytest
@@ -11,6 +10,7 @@ from cugraph_compressed.formats._bits import read_fields, stream_words
 from cugraph_compressed.formats.base import plain_csr_nbytes
 from cugraph_compressed.formats.elias_fano import EliasFanoLists, ef_bound_bits
 from cugraph_compressed.generators import rmat_edgelist
+from graphs import device_rmat_sorted
 
 pytestmark = pytest.mark.gpu
 
@@ -135,35 +135,19 @@ def test_device_encoder_rejects_bad_input():
         EliasFanoLayout.encode(cp.zeros(1, cp.int32), cp.asarray([9], cp.int32), 5, cp)
 
 
-def test_scale_24_throughput_and_size():
-    """Sorted, deduplicated R-MAT scale 24 edges: >= 0.5 G edges/s; data within 5% of the
-    Elias-Fano bound; the whole layout well under a plain 32-bit CSR."""
+def test_scale_24_size():
+    """Sorted, deduplicated R-MAT scale 24 edges: data within 5% of the Elias-Fano bound, the
+    whole layout well under a plain 32-bit CSR, and the estimate exact.  (Encode speed is
+    measured by benchmarks/run.py, side by side with cuGraph.)"""
     import cupy as cp
 
-    from cugraph_compressed._edgelist import sort_and_dedup
-
-    df = rmat_edgelist(24, seed=42, backend="device")
-    src, dst = df["source"].values, df["destination"].values
-    del df
-    n = 2**24
-    src, dst, _ = sort_and_dedup(src, dst, {}, n, cp)
-    EliasFanoLayout.encode(src, dst, n, cp)  # warm-up: kernel load, memory pool
-    times = []
-    for _ in range(5):
-        cp.cuda.Device().synchronize()
-        t0 = time.perf_counter()
-        layout = EliasFanoLayout.encode(src, dst, n, cp)
-        cp.cuda.Device().synchronize()
-        times.append(time.perf_counter() - t0)
-    rate = src.size / float(np.median(times))
+    src, dst, n = device_rmat_sorted(24)
+    layout = EliasFanoLayout.encode(src, dst, n, cp)
     bound = ef_bound_bits(src, dst, n, cp)
     per_edge = layout.nbytes / src.size
     csr = plain_csr_nbytes(n, int(src.size)) / src.size
-    print(f"ef encode, R-MAT scale 24, {src.size} edges: median {np.median(times) * 1e3:.1f} ms, "
-          f"{rate / 1e9:.2f} G edges/s; {per_edge:.3f} bytes/edge (plain CSR {csr:.3f}); "
-          f"data {layout.data_bits} bits = {layout.data_bits / bound:.4f} x the EF bound; "
-          f"{ {k: round(v / src.size, 4) for k, v in layout.nbytes_by_component().items()} }")
-    assert rate >= 0.5e9
+    print(f"ef, R-MAT scale 24, {src.size} edges: {per_edge:.3f} bytes/edge (plain CSR {csr:.3f}); "
+          f"data {layout.data_bits} bits = {layout.data_bits / bound:.4f} x the EF bound")
     assert layout.data_bits <= 1.05 * bound
     assert per_edge < 0.75 * csr
     assert layout.nbytes == EliasFanoLayout.estimate_nbytes(src, dst, n, cp)

@@ -93,7 +93,6 @@ def pagerank(G, alpha=0.85, personalization=None, precomputed_vertex_out_weight=
         raise TypeError(f"max_iter must be an int, got {max_iter!r}")
     if max_iter < 0:
         raise OverflowError(f"max_iter={max_iter} is negative; it must be >= 0")
-    n = G.number_of_vertices()
     weights = G._properties.get("weight")
     dtype = np.dtype(np.float64 if weights is not None and weights.dtype == np.float64 else np.float32)
     teleport = _dense(G, personalization, "values", "personalization")

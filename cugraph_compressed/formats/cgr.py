@@ -764,8 +764,6 @@ class CGRCodec:
         """Decode every list carefully and return ``(rule, detail)`` of the first broken
         invariant among 4-9 (module docstring), or None."""
         words = BitReader(words)
-        L = starts.size
-        lists = np.arange(L, dtype=np.int64)
         empty_bits = (degrees == 0) & (ends > starts)
         if empty_bits.any():
             v = int(np.argmax(empty_bits))
