@@ -335,7 +335,7 @@ def estimate_nbytes(df, format="csr", source="source", destination="destination"
 
     The edge list is validated, renumbered, symmetrized and deduplicated as
     ``from_cudf_edgelist`` / ``from_pandas_edgelist`` would (a cuDF frame on the GPU, a pandas
-    frame on the host), then the layout predicts its size; exact for ``csr``, ``ef`` and ``fl``.
+    frame on the host), then the layout predicts its size, exactly for every layout.
 
     Parameters
     ----------
