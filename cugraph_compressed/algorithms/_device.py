@@ -106,7 +106,7 @@ class Traversal:
 
 def layout_item_size(layout, ranks: int = 1) -> int:
     """Ranks per work item: at least ``ranks``, a multiple of the view's chunk size."""
-    chunk = max(1, int(getattr(layout, "device_chunk_size", 1)))
+    chunk = max(1, int(layout.device_chunk_size))
     return -(-max(ranks, 1) // chunk) * chunk
 
 

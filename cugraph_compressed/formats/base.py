@@ -101,10 +101,26 @@ class Layout:
         dtype combination; empty while the layout has no device view."""
         return []
 
+    def view_type(self) -> str:
+        """The C++ type of this layout's device view: one of :meth:`device_view_types`."""
+        raise NotImplementedError(f"layout {self.name!r} has no device view yet")
+
+    def view_words(self, address) -> list:
+        """The view's argument block as ints, in the order its ``load`` reads them: buffer
+        addresses (``address(array)``) and scalars."""
+        raise NotImplementedError(f"layout {self.name!r} has no device view yet")
+
+    @property
+    def device_chunk_size(self) -> int:
+        """Ranks a device decoder starts at cheaply: multiples of it (1 = random access)."""
+        return 1
+
     def device_view(self):
         """``(view type, argument block)`` for the GPU kernels: the argument block is a CuPy
-        uint64 array the view's ``load`` reads its pointers and sizes from."""
-        raise NotImplementedError(f"layout {self.name!r} has no device view yet")
+        uint64 array holding :meth:`view_words` of the layout's device buffers."""
+        import cupy as cp
+
+        return self.view_type(), cp.asarray(self.view_words(lambda a: a.data.ptr), dtype=cp.uint64)
 
     def validate(self) -> None:
         """Raise :class:`LayoutInvariantError` on any broken invariant of the layout."""

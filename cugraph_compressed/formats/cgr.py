@@ -965,16 +965,14 @@ class CGRLayout(Layout):
         # before it (and walking the interval codes for interval ranks).
         return self.params["segment_size"]
 
-    def device_view(self):
-        import cupy as cp
+    def view_type(self):
+        return "cgc::CgrView"
 
+    def view_words(self, address):
         a, codec = self.arrays, self._codec()
-        args = cp.asarray([a["edge_offsets"].data.ptr, a["edge_offsets_high"].data.ptr,
-                           a["edge_offsets_high"].size,
-                           a["bit_offsets"].data.ptr, a["bit_offsets_high"].data.ptr,
-                           a["bit_offsets_high"].size,
-                           a["stream"].data.ptr, codec.k, codec.min_len, codec.seg], dtype=cp.uint64)
-        return "cgc::CgrView", args
+        return [address(a["edge_offsets"]), address(a["edge_offsets_high"]), a["edge_offsets_high"].size,
+                address(a["bit_offsets"]), address(a["bit_offsets_high"]), a["bit_offsets_high"].size,
+                address(a["stream"]), codec.k, codec.min_len, codec.seg]
 
     # -- invariants ---------------------------------------------------------------------------
     def validate(self):

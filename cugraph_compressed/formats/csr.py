@@ -89,12 +89,11 @@ class CSRLayout(Layout):
     def device_view_types(cls):
         return [f"cgc::CsrView<{v}, {o}>" for v in _CTYPES.values() for o in _CTYPES.values()]
 
-    def device_view(self):
-        import cupy as cp
+    def view_type(self):
+        return f"cgc::CsrView<{_CTYPES[self.indices.dtype]}, {_CTYPES[self.offsets.dtype]}>"
 
-        view = f"cgc::CsrView<{_CTYPES[self.indices.dtype]}, {_CTYPES[self.offsets.dtype]}>"
-        args = cp.asarray([self.offsets.data.ptr, self.indices.data.ptr], dtype=cp.uint64)
-        return view, args
+    def view_words(self, address):
+        return [address(self.offsets), address(self.indices)]
 
     def validate(self):
         xp, offsets, indices = self.xp, self.offsets, self.indices

@@ -762,15 +762,13 @@ class EliasFanoLayout(Layout):
     def device_chunk_size(self) -> int:
         return self.params["k"]  # decoding starts at rank 0 or at a forward pointer's rank j * k
 
-    def device_view(self):
-        """Argument block: pointers to ``blocks`` (C order), ``records`` and ``data``, then
-        ``k`` and ``log2(block_size)``."""
-        import cupy as cp
+    def view_type(self):
+        return "cgc::EfView"
 
-        pointers = [self.arrays[name].data.ptr for name in ("blocks", "records", "data")]
-        args = cp.asarray(pointers + [self.params["k"], self.params["block_size"].bit_length() - 1],
-                          dtype=cp.uint64)
-        return "cgc::EfView", args
+    def view_words(self, address):
+        """``blocks`` (C order), ``records`` and ``data``, then ``k`` and ``log2(block_size)``."""
+        pointers = [address(self.arrays[name]) for name in ("blocks", "records", "data")]
+        return pointers + [self.params["k"], self.params["block_size"].bit_length() - 1]
 
     def validate(self):
         self.lists().validate(value_bound=self.num_vertices)

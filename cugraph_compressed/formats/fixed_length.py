@@ -456,16 +456,12 @@ class FixedLengthLayout(Layout):
     def device_view_types(cls):
         return ["cgc::FlView"]
 
-    @property
-    def device_chunk_size(self) -> int:
-        return 1  # every rank is a valid start: field k sits at bit k * width
+    def view_type(self):
+        return "cgc::FlView"  # random access: every rank is a cheap start
 
-    def device_view(self):
-        import cupy as cp
-
-        args = cp.asarray([self.arrays["offsets"].data.ptr, self.arrays["indices"].data.ptr,
-                           self.offset_width, self.index_width], dtype=cp.uint64)
-        return "cgc::FlView", args
+    def view_words(self, address):
+        return [address(self.arrays["offsets"]), address(self.arrays["indices"]),
+                self.offset_width, self.index_width]
 
     def validate(self):
         xp, n, m = self.xp, self.num_vertices, self.num_edges

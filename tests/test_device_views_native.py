@@ -1,0 +1,131 @@
+"""Every layout's device view (formats/*.cuh), compiled as C++ for the CPU under AddressSanitizer
+and UBSan, decodes exactly what the host decoder does: degrees, property slots and neighbours,
+for items of every size the traversal core may give it, with no read past a buffer.
+
+The GPU tests run the same views inside the real kernels; this runs them everywhere CI does.
+"""
+import shutil
+import struct
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import cugraph_compressed as cgc
+from cugraph_compressed.formats import FORMATS
+from cugraph_compressed.generators import rmat_edgelist
+from cugraph_compressed.kernels import PACKAGE_ROOT
+from graphs import random_edges
+
+NATIVE = Path(__file__).resolve().parent / "native"
+VIEW_TYPES = [t for cls in FORMATS.values() for t in cls.device_view_types()]
+#: Parameters that make decoding start mid-list often or read unaligned and wide fields.
+PARAMS = {"csr": [{}, {"force_64bit": True}],
+          "ef": [{}, {"k": 1, "block_size": 1}, {"k": 3, "block_size": 2}, {"k": 16, "block_size": 1024}],
+          "cgr": [{}, {"code": "gamma", "segment_size": 4, "min_interval_length": 2},
+                  {"zeta_k": 12, "segment_size": 3}, {"zeta_k": 16, "segment_size": 1}],
+          "fl": [{}, {"index_width": 21, "offset_width": 27}, {"index_width": 40, "offset_width": 33},
+                 {"align_slack": 0}]}
+CASES = [(fmt, p) for fmt in sorted(FORMATS) for p in PARAMS[fmt]]
+
+
+@pytest.fixture(scope="module")
+def driver(tmp_path_factory):
+    compiler = shutil.which("g++") or shutil.which("c++")
+    if compiler is None:
+        pytest.skip("no C++ compiler (g++) to build the device views for the CPU")
+    build = tmp_path_factory.mktemp("views")
+    cases = "\n".join(f"  if (view == {i}) f(({t}*)nullptr);" for i, t in enumerate(VIEW_TYPES))
+    (build / "view_types.h").write_text(
+        f"template <class F> void for_view(int64_t view, F&& f) {{\n{cases}\n}}\n")
+    exe = build / "view_driver"
+    cmd = [compiler, "-std=c++17", "-O1", "-g", "-fsanitize=address,undefined",
+           "-fno-sanitize-recover=all", "-fno-omit-frame-pointer", "-Wall", "-Wno-unused-function",
+           f"-I{build}", f"-I{NATIVE}", f"-I{PACKAGE_ROOT}", str(NATIVE / "view_driver.cpp"), "-o", str(exe)]
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    if done.returncode != 0 and "sanitize" in done.stderr and "cannot find" in done.stderr:
+        pytest.skip(f"the compiler has no sanitizer runtime: {done.stderr.strip()[:300]}")
+    assert done.returncode == 0, done.stderr
+    return exe
+
+
+class _Buffers:
+    """The address function for ``Layout.view_words``: numbers each buffer it is handed."""
+
+    def __init__(self):
+        self.arrays = []
+
+    def __call__(self, array):
+        self.arrays.append(np.ascontiguousarray(array))
+        return _Ref(len(self.arrays) - 1)
+
+
+class _Ref(int):
+    pass
+
+
+def run_view(exe, layout, item_size, vertices=None):
+    """(chunk_size, first_edge, degree, neighbour by slot, writes by slot) from the C++ view."""
+    buffers = _Buffers()
+    words = layout.view_words(buffers)
+    vertices = np.arange(layout.num_vertices) if vertices is None else np.asarray(vertices)
+    out = [VIEW_TYPES.index(layout.view_type()), len(buffers.arrays)]
+    blob = bytearray(struct.pack("<2q", *out))
+    for array in buffers.arrays:
+        raw = array.tobytes()
+        blob += struct.pack("<q", len(raw)) + raw + b"\0" * (-len(raw) % 8)
+    blob += struct.pack("<q", len(words))
+    for word in words:
+        blob += struct.pack("<qq", 1 if isinstance(word, _Ref) else 0, int(word))
+    blob += struct.pack("<3q", layout.num_edges, item_size, vertices.size)
+    blob += vertices.astype("<i8").tobytes()
+    done = subprocess.run([str(exe)], input=bytes(blob), capture_output=True)
+    assert done.returncode == 0, done.stderr.decode(errors="replace")[-3000:]
+    values = np.frombuffer(done.stdout, dtype="<i8")
+    c, m = vertices.size, layout.num_edges
+    assert values.size == 1 + 2 * c + 2 * m
+    return values[0], values[1:1 + c], values[1 + c:1 + 2 * c], values[1 + 2 * c:1 + 2 * c + m], values[1 + 2 * c + m:]
+
+
+def graphs():
+    hub = pd.DataFrame({"source": np.full(3000, 5, np.int64), "destination": np.arange(3000) * 7 + 11})
+    return {
+        "rmat": rmat_edgelist(10, seed=4),
+        "hub": pd.concat([hub, random_edges(25_000, 4000, 5)], ignore_index=True),  # long list, gaps
+        "runs": pd.DataFrame({"source": np.repeat([0, 3, 9], 200),                      # intervals
+                              "destination": np.r_[np.arange(200), np.arange(50, 250), np.arange(200) * 2]}),
+        "loops": pd.DataFrame({"source": [0, 1, 2, 2, 2], "destination": [0, 1, 2, 0, 2**20]}),
+    }
+
+
+GRAPHS = graphs()
+
+
+@pytest.mark.parametrize("directed", [True, False])
+@pytest.mark.parametrize("graph", sorted(GRAPHS))
+@pytest.mark.parametrize("fmt, params", CASES, ids=[f"{f}-{p}" for f, p in CASES])
+def test_view_decodes_like_the_host(driver, fmt, params, graph, directed):
+    G = cgc.CompressedGraph(directed=directed, format=fmt, **params).from_pandas_edgelist(
+        GRAPHS[graph], renumber=False)
+    layout = G._layout
+    owner, neighbours, slots = layout.to_coo()
+    degrees = np.asarray(layout.degrees())
+    firsts = np.r_[0, np.cumsum(degrees)[:-1]]
+    chunk = layout.device_chunk_size
+    for item_size in sorted({chunk, 1, 7, 3 * chunk + 1}):
+        got_chunk, first, degree, by_slot, writes = run_view(driver, layout, item_size)
+        assert got_chunk == chunk
+        assert np.array_equal(degree, degrees) and np.array_equal(first, firsts)
+        assert np.array_equal(writes, np.ones(layout.num_edges, dtype=np.int64))  # every slot once
+        assert np.array_equal(by_slot[slots], neighbours)
+
+
+def test_empty_graph(driver):
+    for fmt in sorted(FORMATS):
+        G = cgc.CompressedGraph(directed=True, format=fmt).from_pandas_edgelist(
+            pd.DataFrame({"source": [], "destination": []}, dtype=np.int64), renumber=False,
+            vertices=pd.Series([0, 1, 2]))
+        _, first, degree, by_slot, _ = run_view(driver, G._layout, 1)
+        assert not degree.any() and not first.any() and by_slot.size == 0
