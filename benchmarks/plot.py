@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""Plot a benchmark record: time against structure bytes per edge, one panel per graph and
+"""Plot benchmark records: time against structure bytes per edge, one panel per graph and
 algorithm, one point per contender (cuGraph and each layout).
 
-    python benchmarks/plot.py benchmarks/results/<record>.json [--out plot.png]
+    python benchmarks/plot.py benchmarks/results/<record>.json [more.json ...] [--out plot.png]
+
+Several records (say, the directed and the undirected run of one scale) go into one figure.
 
 Lower left is better: smaller and faster.  Needs matplotlib (not a package dependency).
 """
@@ -64,11 +66,13 @@ def plot(record, path):
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("record", help="benchmark JSON written by run.py")
-    p.add_argument("--out", default=None, help="PNG path (default: the record's path, .png)")
+    p.add_argument("records", nargs="+", help="benchmark JSON written by run.py")
+    p.add_argument("--out", default=None, help="PNG path (default: the first record's path, .png)")
     args = p.parse_args(argv)
-    record = json.loads(Path(args.record).read_text())
-    out = args.out or str(Path(args.record).with_suffix(".png"))
+    records = [json.loads(Path(path).read_text()) for path in args.records]
+    record = dict(records[0], results=[r for rec in records for r in rec["results"]])
+    record["git_commit"] = ", ".join(dict.fromkeys(rec["git_commit"] or "?" for rec in records))
+    out = args.out or str(Path(args.records[0]).with_suffix(".png"))
     print(f"wrote {plot(record, out)}")
     return 0
 
