@@ -20,7 +20,10 @@ def _parser():
     p.add_argument("--scale", type=int, default=None,
                    help="R-MAT scale: 2**scale vertex ids (default 20 on a GPU, 16 on a CPU)")
     p.add_argument("--edge-factor", type=int, default=16, help="edges per vertex id (default 16)")
-    p.add_argument("--undirected", action="store_true", help="build undirected graphs")
+    p.add_argument("--directed", action="store_true",
+                   help="directed graphs only (default: directed and undirected; weakly "
+                        "connected components run on the undirected one)")
+    p.add_argument("--undirected", action="store_true", help="undirected graphs only")
     p.add_argument("--formats", nargs="+", metavar="FORMAT", default=None,
                    help="layouts to build (default: all of cugraph_compressed.formats.FORMATS)")
     p.add_argument("--repeats", type=int, default=None,
@@ -32,6 +35,12 @@ def _parser():
                    help="where to run (default: the device when usable)")
     p.add_argument("--json", metavar="PATH", default=None, help="also write the results as JSON")
     return p
+
+
+def _directions(args):
+    if args.directed == args.undirected:  # neither flag, or both
+        return [True, False]
+    return [args.directed]
 
 
 def main(argv=None):
@@ -57,7 +66,7 @@ def main(argv=None):
     except (ValueError, RuntimeError) as exc:
         parser.error(str(exc))
     record = benchmark.run_benchmark(
-        [scale], directed=not args.undirected, formats=formats, repeats=repeats,
+        [scale], directed=_directions(args), formats=formats, repeats=repeats,
         num_sources=sources, edge_factor=args.edge_factor, seed=args.seed, backend=backend)
 
     where = record["device"]
