@@ -108,3 +108,27 @@ def device_rmat_sorted(scale, seed=42):
     del df
     src, dst, _ = sort_and_dedup(src, dst, {}, 2**scale, cp)
     return src, dst, 2**scale
+
+
+def bits_of(words, first_bit, count):
+    """Bits ``first_bit .. first_bit + count - 1`` of a host stream, as a stream of their own."""
+    from cugraph_compressed.formats._bits import read_fields, stream_words
+
+    k = np.arange(-(-count // 32), dtype=np.int64)
+    widths = np.minimum(32, count - 32 * k)
+    out = np.zeros(stream_words(count), np.uint32)
+    out[:k.size] = read_fields(words, first_bit + 32 * k, widths).astype(np.uint32)
+    return out
+
+
+def sampled_lists(dedup, n):
+    """Vertex ranges ``[a, b)`` of a deduplicated cuDF edge frame over ``n`` vertices (its head,
+    middle, tail and its largest list) with their edges on the host, sorted:
+    ``(a, b, src, dst)`` each, ``src`` and ``dst`` int64."""
+    import cupy as cp
+
+    hub = int(cp.argmax(cp.bincount(dedup["source"].values, minlength=n)))
+    for a, b in [(0, 2000), (n // 2 - 1000, n // 2 + 1000), (n - 2000, n), (hub, hub + 1)]:
+        part = dedup[(dedup["source"] >= a) & (dedup["source"] < b)].to_pandas()
+        part = part.sort_values(["source", "destination"])
+        yield a, b, part["source"].to_numpy(np.int64), part["destination"].to_numpy(np.int64)

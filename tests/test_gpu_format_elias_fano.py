@@ -6,11 +6,10 @@ import pytest
 
 import cugraph_compressed as cgc
 from cugraph_compressed.formats import EliasFanoLayout
-from cugraph_compressed.formats._bits import read_fields, stream_words
 from cugraph_compressed.formats.base import plain_csr_nbytes
 from cugraph_compressed.formats.elias_fano import EliasFanoLists, ef_bound_bits
 from cugraph_compressed.generators import rmat_edgelist
-from graphs import device_rmat_sorted
+from graphs import bits_of, device_rmat_sorted, sampled_lists
 
 pytestmark = pytest.mark.gpu
 
@@ -33,15 +32,6 @@ def assert_same_buffers(d, h):
         got = d.arrays[name].get()
         assert got.dtype == h.arrays[name].dtype and got.shape == h.arrays[name].shape, name
         assert np.array_equal(got, h.arrays[name]), name
-
-
-def bits_of(words, first_bit, count):
-    """Bits ``first_bit .. first_bit + count - 1`` of a host stream, as a stream of their own."""
-    k = np.arange(-(-count // 32), dtype=np.int64)
-    widths = np.minimum(32, count - 32 * k)
-    out = np.zeros(stream_words(count), np.uint32)
-    out[:k.size] = read_fields(words, first_bit + 32 * k, widths).astype(np.uint32)
-    return out
 
 
 @pytest.mark.parametrize("directed", [True, False])
@@ -89,12 +79,7 @@ def test_scale_22_sampled_ranges():
     first, start, l = codec._entries(np.arange(n + 1))
     assert first[0] == 0 and first[-1] == m and start[-1] == L.data_bits
 
-    hub = int(cp.argmax(cp.bincount(dedup["source"].values, minlength=n)))
-    ranges = [(0, 2000), (n // 2 - 1000, n // 2 + 1000), (n - 2000, n), (hub, hub + 1)]
-    for a, b in ranges:
-        part = dedup[(dedup["source"] >= a) & (dedup["source"] < b)].to_pandas()
-        part = part.sort_values(["source", "destination"])
-        src, dst = part["source"].to_numpy(np.int64), part["destination"].to_numpy(np.int64)
+    for a, b, src, dst in sampled_lists(dedup, n):
         alone = EliasFanoLists.encode(src - a, dst, b - a, np, **L.params)
         h_first, h_start, h_l = alone._entries(np.arange(b - a + 1))
         assert np.array_equal(first[a:b + 1] - first[a], h_first), (a, b)

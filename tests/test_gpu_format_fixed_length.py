@@ -7,10 +7,10 @@ import pytest
 import cugraph_compressed as cgc
 from cugraph_compressed.formats import FixedLengthLayout
 from cugraph_compressed.formats import fixed_length as fl
-from cugraph_compressed.formats._bits import read_fields, stream_words
+from cugraph_compressed.formats._bits import stream_words
 from cugraph_compressed.formats.base import plain_csr_nbytes
 from cugraph_compressed.generators import rmat_edgelist
-from graphs import device_rmat_sorted
+from graphs import bits_of, device_rmat_sorted, sampled_lists
 
 pytestmark = pytest.mark.gpu
 
@@ -21,15 +21,6 @@ def both_encodings(df, **params):
     host = cgc.CompressedGraph(format="fl", directed=True, **params).from_pandas_edgelist(
         df.to_pandas(), renumber=False)
     return device, host
-
-
-def bits_of(words, first_bit, count):
-    """Bits ``first_bit .. first_bit + count - 1`` of a host stream, as a stream of their own."""
-    k = np.arange(-(-count // 32), dtype=np.int64)
-    widths = np.minimum(32, count - 32 * k)
-    out = np.zeros(stream_words(count), np.uint32)
-    out[:k.size] = read_fields(words, first_bit + 32 * k, widths).astype(np.uint32)
-    return out
 
 
 @pytest.mark.parametrize("params", [{}, dict(align_slack=0.0), dict(align_slack=1.0),
@@ -83,13 +74,8 @@ def test_scale_22_sampled_ranges():
     offsets = fl.read_range(offset_words, 0, n + 1, L.offset_width, np).astype(np.int64)
     assert offsets[0] == 0 and offsets[-1] == m
 
-    hub = int(cp.argmax(cp.bincount(dedup["source"].values, minlength=n)))
-    ranges = [(0, 2000), (n // 2 - 1000, n // 2 + 1000), (n - 2000, n), (hub, hub + 1)]
-    for a, b in ranges:
+    for a, b, src, dst in sampled_lists(dedup, n):
         before = int((dedup["source"] < a).sum())
-        part = dedup[(dedup["source"] >= a) & (dedup["source"] < b)].to_pandas()
-        part = part.sort_values(["source", "destination"])
-        src, dst = part["source"].to_numpy(np.int64), part["destination"].to_numpy(np.int64)
         # per-vertex entries: the offsets of a .. b
         expected = before + np.concatenate([[0], np.cumsum(np.bincount(src - a, minlength=b - a))])
         assert np.array_equal(offsets[a:b + 1], expected), (a, b)
