@@ -41,7 +41,7 @@ def driver(tmp_path_factory):
     (build / "view_types.h").write_text(
         f"template <class F> void for_view(int64_t view, F&& f) {{\n{cases}\n}}\n")
     exe = build / "view_driver"
-    cmd = [compiler, "-std=c++17", "-O1", "-g", "-fsanitize=address,undefined",
+    cmd = [compiler, "-std=c++20", "-O1", "-g", "-pthread", "-fsanitize=address,undefined",
            "-fno-sanitize-recover=all", "-fno-omit-frame-pointer", "-Wall", "-Wno-unused-function",
            f"-I{build}", f"-I{NATIVE}", f"-I{PACKAGE_ROOT}", str(NATIVE / "view_driver.cpp"), "-o", str(exe)]
     done = subprocess.run(cmd, capture_output=True, text=True)
@@ -66,20 +66,23 @@ class _Ref(int):
     pass
 
 
-def run_view(exe, layout, item_size, vertices=None):
-    """(chunk_size, first_edge, degree, neighbour by slot, writes by slot) from the C++ view."""
+def run_view(exe, layout, item_size, vertices=None, traverse=False):
+    """(chunk_size, first_edge, degree, neighbour by slot, writes by slot) from the C++ view,
+    decoding the lists of ``vertices`` (all when None) item by item, or through the traversal
+    core as the GPU kernels do (``traverse``)."""
     buffers = _Buffers()
     words = layout.view_words(buffers)
-    vertices = np.arange(layout.num_vertices) if vertices is None else np.asarray(vertices)
-    out = [VIEW_TYPES.index(layout.view_type()), len(buffers.arrays)]
-    blob = bytearray(struct.pack("<2q", *out))
+    every = vertices is None
+    vertices = np.arange(layout.num_vertices) if every else np.asarray(vertices)
+    out = [int(traverse), VIEW_TYPES.index(layout.view_type()), len(buffers.arrays)]
+    blob = bytearray(struct.pack("<3q", *out))
     for array in buffers.arrays:
         raw = array.tobytes()
         blob += struct.pack("<q", len(raw)) + raw + b"\0" * (-len(raw) % 8)
     blob += struct.pack("<q", len(words))
     for word in words:
         blob += struct.pack("<qq", 1 if isinstance(word, _Ref) else 0, int(word))
-    blob += struct.pack("<3q", layout.num_edges, item_size, vertices.size)
+    blob += struct.pack("<4q", layout.num_edges, item_size, int(every), vertices.size)
     blob += vertices.astype("<i8").tobytes()
     done = subprocess.run([str(exe)], input=bytes(blob), capture_output=True)
     assert done.returncode == 0, done.stderr.decode(errors="replace")[-3000:]
@@ -129,3 +132,29 @@ def test_empty_graph(driver):
             vertices=pd.Series([0, 1, 2]))
         _, first, degree, by_slot, _ = run_view(driver, G._layout, 1)
         assert not degree.any() and not first.any() and by_slot.size == 0
+
+
+TRAVERSAL_CASES = [(fmt, p) for fmt in sorted(FORMATS) for p in PARAMS[fmt][:2]]
+
+
+@pytest.mark.parametrize("graph", ["rmat", "hub"])
+@pytest.mark.parametrize("fmt, params", TRAVERSAL_CASES, ids=[f"{f}-{p}" for f, p in TRAVERSAL_CASES])
+def test_traversal_core_visits_every_edge_once(driver, fmt, params, graph):
+    """count_items, the prefix sum and for_each_item (BLOCK threads per tile, shared memory and
+    barriers) hand out every rank of every list in the vertex set exactly once: over all
+    vertices, and over a frontier (a subset in scrambled order, so tiles span vertices
+    without items and the owner search leaves shared memory)."""
+    G = cgc.CompressedGraph(directed=False, format=fmt, **params).from_pandas_edgelist(
+        GRAPHS[graph], renumber=False)
+    layout = G._layout
+    _, neighbours, slots = layout.to_coo()
+    owner_of_slot = np.repeat(np.arange(layout.num_vertices), np.asarray(layout.degrees()))
+    rng = np.random.default_rng(7)
+    frontier = rng.permutation(layout.num_vertices)[: layout.num_vertices // 3]
+    chunk = layout.device_chunk_size
+    for vertices in (None, frontier):
+        for item_size in sorted({chunk, 3 * chunk + 1}):
+            _, _, _, by_slot, writes = run_view(driver, layout, item_size, vertices, traverse=True)
+            inside = np.ones(layout.num_edges, bool) if vertices is None else np.isin(owner_of_slot, vertices)
+            assert np.array_equal(writes, inside.astype(np.int64))
+            assert np.array_equal(by_slot[slots][inside[slots]], neighbours[inside[slots]])

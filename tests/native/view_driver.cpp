@@ -1,16 +1,21 @@
 // Runs a device view's decoder on the CPU (see cuda_host_shim.h), every buffer in an allocation
-// of exactly its size, so AddressSanitizer reports any read past a layout's buffers.
+// of exactly its size, so AddressSanitizer reports any read past a layout's buffers.  Mode 0
+// decodes each vertex's list item by item in one thread; mode 1 runs the traversal core as the
+// GPU kernels do (count_items, a prefix sum, for_each_item with BLOCK threads per tile).
 //
-// stdin (little-endian int64 unless said): view index; buffer count, then per buffer its byte
-// size and bytes (padded to 8); word count, then per word a tag (0 scalar, 1 buffer) and the
-// scalar or the buffer index; edge count; item size; vertex count and the vertices.
+// stdin (little-endian int64 unless said): mode; view index; buffer count, then per buffer its
+// byte size and bytes (padded to 8); word count, then per word a tag (0 scalar, 1 buffer) and
+// the scalar or the buffer index; edge count; item size; `all` (mode 1: the vertex set is every
+// vertex); vertex count and the vertices.
 // stdout (int64): chunk_size(); per vertex first_edge and degree; per property slot the
 // neighbour written there (-1 if none) and how many times it was written.
 #include "cuda_host_shim.h"
-#include "formats/views.cuh"
+#include "algorithms/traverse.cuh"
 
 #include <cstdio>
 #include <cstdlib>
+#include <numeric>
+#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -27,22 +32,55 @@ static void put(const std::vector<int64_t>& values) {
   if (!values.empty()) std::fwrite(values.data(), 8, values.size(), stdout);
 }
 
+// Every item of the vertex set, as the GPU kernels see them: tile after tile, BLOCK threads each.
+template <class View, class F>
+static void traverse(const View& g, const long long* vertices, int all, int64_t n,
+                     int64_t item_size, F&& f) {
+  std::vector<int64_t> scan(n);
+  cgc::count_items_impl(g, vertices, all, n, item_size, scan.data());  // one thread, stride 1
+  std::partial_sum(scan.begin(), scan.end(), scan.begin());
+  const int64_t total = n ? scan[n - 1] : 0;
+  const int64_t tile = cgc::BLOCK * cgc::ITEMS, tiles = (total + tile - 1) / tile;
+  for (int64_t b = 0; b < tiles; ++b) {
+    std::barrier<> barrier(cgc::BLOCK);
+    shim_block_barrier = &barrier;
+    std::vector<std::thread> threads;
+    for (int t = 0; t < cgc::BLOCK; ++t)
+      threads.emplace_back([&, t] {
+        threadIdx.x = t;
+        blockIdx.x = (unsigned)b;
+        blockDim.x = cgc::BLOCK;
+        gridDim.x = (unsigned)tiles;
+        cgc::for_each_item(g, vertices, all, scan.data(), n, total, item_size, f);
+      });
+    for (auto& thread : threads) thread.join();
+  }
+}
+
 template <class View>
-static void run(const uint64_t* args, int64_t num_edges, int64_t item_size,
-                const std::vector<int64_t>& vertices) {
+static void run(int64_t mode, const uint64_t* args, int64_t num_edges, int64_t item_size, int all,
+                const std::vector<long long>& vertices) {
   const View g = View::load(args);
   std::vector<int64_t> head{g.chunk_size()}, firsts, degrees;
   std::vector<int64_t> neighbours(num_edges, -1), hits(num_edges, 0);
-  for (int64_t v : vertices) {
-    const int64_t first = g.first_edge(v), degree = g.degree(v);
-    firsts.push_back(first);
-    degrees.push_back(degree);
-    for (int64_t begin = 0; begin < degree; begin += item_size)
-      g.for_each(v, first, begin, std::min(begin + item_size, degree), [&](int64_t slot, int64_t value) {
-        if (slot < 0 || slot >= num_edges) std::exit(4);
-        neighbours[slot] = value;
-        ++hits[slot];
-      });
+  auto record = [&](int64_t slot, int64_t value) {
+    if (slot < 0 || slot >= num_edges) std::abort();
+    std::atomic_ref<int64_t>(neighbours[slot]).store(value);
+    std::atomic_ref<int64_t>(hits[slot]).fetch_add(1);
+  };
+  for (long long v : vertices) {
+    firsts.push_back(g.first_edge(v));
+    degrees.push_back(g.degree(v));
+  }
+  if (mode == 0) {
+    for (size_t i = 0; i < vertices.size(); ++i)
+      for (int64_t begin = 0; begin < degrees[i]; begin += item_size)
+        g.for_each(vertices[i], firsts[i], begin, std::min(begin + item_size, degrees[i]), record);
+  } else {
+    traverse(g, vertices.data(), all, (int64_t)vertices.size(), item_size,
+             [&](int64_t, int64_t u, int64_t first, int64_t begin, int64_t end) {
+               g.for_each(u, first, begin, end, record);
+             });
   }
   put(head);
   put(firsts);
@@ -52,7 +90,7 @@ static void run(const uint64_t* args, int64_t num_edges, int64_t item_size,
 }
 
 int main() {
-  const int64_t view = next();
+  const int64_t mode = next(), view = next();
   std::vector<void*> buffers(next());
   for (auto& buffer : buffers) {
     const int64_t bytes = next();
@@ -66,10 +104,11 @@ int main() {
     word = tag ? (uint64_t)(uintptr_t)buffers.at(value) : (uint64_t)value;
   }
   const int64_t num_edges = next(), item_size = next();
-  std::vector<int64_t> vertices(next());
+  const int all = (int)next();
+  std::vector<long long> vertices(next());
   for (auto& v : vertices) v = next();
   for_view(view, [&](auto* tag) {
-    run<std::remove_pointer_t<decltype(tag)>>(args.data(), num_edges, item_size, vertices);
+    run<std::remove_pointer_t<decltype(tag)>>(mode, args.data(), num_edges, item_size, all, vertices);
   });
   for (void* buffer : buffers) std::free(buffer);
   return 0;
