@@ -336,6 +336,13 @@ def sort_and_dedup(src, dst, properties, num_vertices, xp):
     return src[first], dst[first], {k: v[order] for k, v in properties.items()}
 
 
+def transpose_sorted(src, dst, properties, num_vertices, xp):
+    """The reversed edges (dst, src), sorted by their new (source, destination), with the
+    properties permuted alike: the input of an encoder that stores in-lists."""
+    order = _lexsort_pairs(dst, src, num_vertices, xp)
+    return dst[order], src[order], {k: v[order] for k, v in properties.items()}
+
+
 def _stable_argsort(values, xp):
     if xp is np:
         return np.argsort(values, kind="stable")

@@ -5,7 +5,7 @@ import numpy as np
 
 from . import _backend
 from ._backend import DEVICE, HOST
-from ._edgelist import parse_edgelist
+from ._edgelist import parse_edgelist, transpose_sorted
 from .formats import layout_class
 from .formats.base import plain_csr_nbytes
 
@@ -45,6 +45,7 @@ class CompressedGraph:
         self.backend = None
         self.vertex_dtype = None
         self.store_transposed = False
+        self._in_lists = False  # the layout holds in-lists (directed graphs only)
 
     # -- construction ---------------------------------------------------------------------------
     def from_cudf_edgelist(self, input_df, source="source", destination="destination",
@@ -65,7 +66,9 @@ class CompressedGraph:
         renumber : bool
             Map arbitrary ids to ``0 .. V-1`` internally; False uses int32/int64 ids as they are.
         store_transposed : bool
-            Recorded for algorithms that prefer in-lists.
+            Store in-lists (each vertex's sources) instead of out-lists, as cuGraph stores CSC:
+            PageRank then pulls without atomics.  BFS and SSSP need out-lists and convert the
+            storage in place on their first call (cuGraph converts its storage alike).
         symmetrize : bool, optional
             Defaults to True for undirected graphs; False demands symmetric input.
         vertices : Series or array-like, optional
@@ -124,23 +127,61 @@ class CompressedGraph:
             edge_type=edge_type, renumber=renumber, symmetrize=symmetrize, vertices=vertices,
         )
         xp = _backend.array_module(backend)
-        layout = self._layout_class.encode(edges.src, edges.dst, edges.num_vertices, xp,
-                                           **self._layout_params)
+        src, dst, properties = edges.src, edges.dst, edges.properties
+        in_lists = self._directed and bool(store_transposed)
+        if in_lists:
+            src, dst, properties = transpose_sorted(src, dst, properties, edges.num_vertices, xp)
         named = {"weight": weight, "edge_id": edge_id, "edge_type": edge_type}
         if edge_attr is not None:
             attrs = list(edge_attr) if isinstance(edge_attr, (list, tuple)) else [edge_attr]
             named = dict(zip(named, attrs))
         self._columns = {"source": _single(source), "destination": _single(destination),
                          **{k: v for k, v in named.items() if v is not None}}
-        if layout.property_order is not None:  # the layout decodes in an order of its own
-            edges.properties = {k: v[layout.property_order] for k, v in edges.properties.items()}
-            layout.property_order = None
-        self._properties = edges.properties
         self._renumber_map = edges.renumber_map
         self.vertex_dtype = edges.vertex_dtype
         self.store_transposed = bool(store_transposed)
         self.backend = backend
-        self._layout = layout
+        self._store(src, dst, properties, edges.num_vertices, in_lists)
+
+    def _store(self, src, dst, properties, num_vertices, in_lists):
+        """Encode edges sorted by (src, dst) as the graph's layout, properties in its order."""
+        xp = _backend.array_module(self.backend)
+        layout = self._layout_class.encode(src, dst, num_vertices, xp, **self._layout_params)
+        if layout.property_order is not None:  # the layout decodes in an order of its own
+            properties = {k: v[layout.property_order] for k, v in properties.items()}
+            layout.property_order = None
+        self._layout, self._properties, self._in_lists = layout, properties, in_lists
+
+    def _adjacency(self, in_lists: bool = False):
+        """The layout, holding out-lists (default) or in-lists.
+
+        An undirected graph's lists are both.  A directed graph stored the other way round is
+        re-encoded reversed, in place, so the graph never holds two copies of its structure
+        (cuGraph converts its storage for an algorithm the same way).
+        """
+        layout = self._require_built()
+        if not self._directed or self._in_lists == in_lists:
+            return layout
+        n = layout.num_vertices
+        owner, neighbours = self._edges_by_slot()
+        src, dst, properties = transpose_sorted(owner, neighbours, self._properties, n, layout.xp)
+        del owner, neighbours
+        self._store(src, dst, properties, n, in_lists)
+        return self._layout
+
+    def _edges_by_slot(self):
+        """(owner, neighbour) of every stored edge, indexed by property slot, in the vertex
+        dtype; decoded on the GPU for a device graph."""
+        layout = self._require_built()
+        if self.backend == DEVICE:
+            from .algorithms._device import decode_edges
+
+            owner, neighbours = decode_edges(layout)
+        else:
+            o, nb, positions = layout.to_coo()
+            owner, neighbours = np.empty_like(o), np.empty_like(nb)
+            owner[positions], neighbours[positions] = o, nb
+        return owner.astype(self.vertex_dtype), neighbours.astype(self.vertex_dtype)
 
     # -- description ----------------------------------------------------------------------------
     @property
@@ -226,6 +267,8 @@ class CompressedGraph:
         """
         layout = self._require_built()
         owner, neighbours, positions = layout.to_coo()
+        if self._in_lists:
+            owner, neighbours = neighbours, owner
         if not self._directed:
             keep = owner <= neighbours
             owner, neighbours, positions = owner[keep], neighbours[keep], positions[keep]

@@ -113,12 +113,22 @@ def layout_item_size(layout, ranks: int = 1) -> int:
 def decode_neighbours(layout):
     """Every neighbour, by property slot, decoded on the GPU through the layout's device view
     (int64 CuPy array): the device counterpart of ``layout.to_coo()[1]``."""
+    return decode_edges(layout)[1]
+
+
+def decode_edges(layout):
+    """(owner, neighbour) of every edge, by property slot, decoded on the GPU through the
+    layout's device view (int64 CuPy arrays).  A list's slots are consecutive, in vertex order,
+    so the owners come from the prefix sum of the degrees."""
     import cupy as cp
 
-    run = Traversal(layout, np.int32 if layout.num_vertices <= np.iinfo(np.int32).max else np.int64)
+    n = layout.num_vertices
+    run = Traversal(layout, np.int32 if n <= np.iinfo(np.int32).max else np.int64)
     item_size = layout_item_size(layout)
-    scan, total = run.items(None, layout.num_vertices, item_size)
-    out = cp.full(layout.num_edges, -1, dtype=cp.int64)
+    scan, total = run.items(None, n, item_size)
+    neighbours = cp.full(layout.num_edges, -1, dtype=cp.int64)
     kernel = TRAVERSE.kernel("decode_items", view=run.view_type, vertex=run.vertex_dtype)
-    run.launch(kernel, None, layout.num_vertices, scan, total, item_size, out)
-    return out
+    run.launch(kernel, None, n, scan, total, item_size, neighbours)
+    ends, _ = run.items(None, n, 1)  # items of one rank: the degrees' prefix sum
+    owners = cp.searchsorted(ends, cp.arange(layout.num_edges, dtype=cp.int64), side="right")
+    return owners, neighbours

@@ -68,7 +68,7 @@ def bfs(G, start=None, depth_limit=None, i_start=None, directed=None, return_pre
     if depth_limit is not None and depth_limit <= 0:
         depth_limit = None  # cuGraph reads 0 and negative limits as "no limit"
     sources = G._internal_ids(start, "start")
-    layout = G._layout
+    layout = G._adjacency()
     if G.backend == HOST:
         dist, pred = bfs_host(layout, sources, depth_limit, G.vertex_dtype)
     else:

@@ -50,11 +50,11 @@ def weakly_connected_components(G, directed=None, connection=None, return_labels
         raise ValueError("input graph must be undirected: weakly connected components are "
                          "computed on an undirected CompressedGraph(directed=False)")
     if G.backend == HOST:
-        labels = wcc_host(G._layout)
+        labels = wcc_host(G._adjacency())
     else:
         require("weakly_connected_components", G)
         with device_allocations():
-            labels = wcc_device(G._layout, G.vertex_dtype)
+            labels = wcc_device(G._adjacency(), G.vertex_dtype)
     return G._vertex_frame({"labels": labels.astype(G.vertex_dtype)})
 
 

@@ -1,6 +1,7 @@
-// PageRank's sparse product over the traversal core: every item sums its edges' contributions
-// privately and adds them to its owner with one atomic (pull, in-lists) or adds each edge's
-// contribution to the neighbour (push, out-lists).
+// PageRank's sparse product over the traversal core.  Pull (in-lists, or an undirected graph's
+// symmetric lists): every item sums its edges' contributions privately and stores the sum to its
+// owner, with an atomic only when the owner's list spans several items.  Push (out-lists): each
+// edge's contribution is added to its neighbour atomically.
 #include "algorithms/traverse.cuh"
 
 template <class View, typename D, typename W>
@@ -16,7 +17,8 @@ pagerank_spmv(const uint64_t* view, const D* unused, const int64_t* scan, int64_
       g.for_each(u, first, begin, end, [&](int64_t slot, int64_t v) {
         sum += scaled[v] * (weighted ? (double)weights[slot] : 1.0);
       });
-      atomicAdd(out + u, sum);
+      if (begin == 0 && end - begin < item_size) out[u] = sum;  // the whole list: no one else adds
+      else atomicAdd(out + u, sum);
     } else {
       const double mine = scaled[u];
       g.for_each(u, first, begin, end, [&](int64_t slot, int64_t v) {

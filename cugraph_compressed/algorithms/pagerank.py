@@ -107,13 +107,14 @@ def pagerank(G, alpha=0.85, personalization=None, precomputed_vertex_out_weight=
     start = _dense(G, nstart, "values", "nstart")
     out_weight = _dense(G, precomputed_vertex_out_weight, "sums", "precomputed_vertex_out_weight")
     if G.backend == HOST:
-        scores, converged = pagerank_host(G._layout, weights, float(alpha), teleport, start,
-                                          out_weight, int(max_iter), float(tol))
+        scores, converged = pagerank_host(G._layout, G._in_lists, weights, float(alpha), teleport,
+                                          start, out_weight, int(max_iter), float(tol))
     else:
         require("pagerank", G)
         with device_allocations():
-            scores, converged = pagerank_device(G._layout, weights, float(alpha), teleport, start,
-                                                out_weight, int(max_iter), float(tol), G.vertex_dtype)
+            scores, converged = pagerank_device(
+                G._layout, G._in_lists, not G.is_directed(), weights, float(alpha), teleport,
+                start, out_weight, int(max_iter), float(tol), G.vertex_dtype)
     result = G._vertex_frame({"pagerank": scores.astype(dtype)})
     if fail_on_nonconvergence:
         if not converged:
@@ -138,8 +139,9 @@ def _dense(G, frame, column, what):
     return vector
 
 
-def pagerank_host(layout, weights, alpha, teleport, start, out_weight, max_iter, tol):
-    """cuGraph's PageRank iteration over the layout's host decoder (lists decoded once).
+def pagerank_host(layout, in_lists, weights, alpha, teleport, start, out_weight, max_iter, tol):
+    """cuGraph's PageRank iteration over the layout's host decoder (lists decoded once);
+    ``in_lists``: the layout holds each vertex's sources.
 
     Returns float64 scores and whether the loop stopped before ``max_iter`` iterations.
     """
@@ -147,6 +149,8 @@ def pagerank_host(layout, weights, alpha, teleport, start, out_weight, max_iter,
     if n == 0:
         return np.zeros(0), True
     owner, neighbours, positions = layout.to_coo()
+    if in_lists:
+        owner, neighbours = neighbours, owner
     w = np.ones(owner.size) if weights is None else to_host(weights)[positions].astype(np.float64)
     if out_weight is None:
         out_weight = np.bincount(owner, weights=w, minlength=n)
@@ -168,12 +172,18 @@ def pagerank_host(layout, weights, alpha, teleport, start, out_weight, max_iter,
 
 
 MODULE = Module("pagerank.cu", {"spmv": ("pagerank_spmv<{view}, {vertex}, {weight}>", True, True)})
-PUSH_ITEM_RANKS = 32  # ranks per work item: one owner read and (pull) one atomic per item
+ITEM_RANKS = 32  # ranks per work item: one owner read and, pulling a longer list, one atomic
 
 
-def pagerank_device(layout, weights, alpha, teleport, start, out_weight, max_iter, tol, vertex_dtype):
+def pagerank_device(layout, in_lists, symmetric, weights, alpha, teleport, start, out_weight,
+                    max_iter, tol, vertex_dtype):
     """cuGraph's PageRank iteration on the GPU (float64 accumulation) over the layout's device
-    view, pushing along out-lists; returns (float64 scores, converged)."""
+    view; returns (float64 scores, converged).
+
+    In-lists (``store_transposed``) and symmetric lists (undirected graphs) pull: each vertex
+    sums its sources' shares, with a plain store when its list is one work item.  A directed
+    graph stored as out-lists pushes each share to its target with an atomic add.
+    """
     import cupy as cp
 
     n = layout.num_vertices
@@ -185,16 +195,15 @@ def pagerank_device(layout, weights, alpha, teleport, start, out_weight, max_ite
     wtype = np.dtype(weights.dtype) if weighted else np.dtype(np.float32)
     w = weights if weighted else cp.zeros(1, dtype=wtype)
     spmv = MODULE.kernel("spmv", view=run.view_type, vertex=vtype, weight=wtype)
-    item_size = layout_item_size(layout, PUSH_ITEM_RANKS)
+    item_size = layout_item_size(layout, ITEM_RANKS)
     scan, total = run.items(None, n, item_size)
+    pull = in_lists or symmetric
     if out_weight is None:
-        # Out-weights: the same product with every score 1 and pull off (sum over out-edges).
+        # Out-weights: the same product with every score 1, summing each vertex's out-edges
+        # (a pull over out-lists, a push over in-lists).
         out_weight = cp.zeros(n, dtype=cp.float64)
-        ones = cp.ones(n, dtype=cp.float64)
-        owned = cp.zeros(n, dtype=cp.float64)
-        run.launch(spmv, None, n, scan, total, item_size, w, np.int32(weighted), ones,
-                   np.int32(1), owned)
-        out_weight = owned
+        run.launch(spmv, None, n, scan, total, item_size, w, np.int32(weighted),
+                   cp.ones(n, dtype=cp.float64), np.int32(not in_lists), out_weight)
     else:
         out_weight = cp.asarray(out_weight)
     dangling = out_weight == 0
@@ -208,7 +217,7 @@ def pagerank_device(layout, weights, alpha, teleport, start, out_weight, max_ite
         spread = alpha * float((scores * dangling).sum()) + (1.0 - alpha)
         fresh.fill(0)
         run.launch(spmv, None, n, scan, total, item_size, w, np.int32(weighted), scaled,
-                   np.int32(0), fresh)
+                   np.int32(pull), fresh)
         fresh *= alpha
         fresh += spread / n if teleport is None else spread * teleport
         change = float(cp.abs(fresh - scores).sum())
