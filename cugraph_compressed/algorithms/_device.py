@@ -104,6 +104,20 @@ class Traversal:
         return (grid_size(n, BLOCK),), (BLOCK,)
 
 
+# Frontiers at least this long are sorted by vertex id before they are expanded, so the threads
+# of a warp read neighbouring list headers and write neighbouring results.  None: never sorted.
+# benchmarks/frontier_order.py measures both ways per layout beside cuGraph.
+SORT_FRONTIERS_FROM = None
+
+
+def order_frontier(frontier, count: int) -> None:
+    """Sort ``frontier[:count]`` in place when it is long enough (``SORT_FRONTIERS_FROM``)."""
+    if SORT_FRONTIERS_FROM is not None and count >= SORT_FRONTIERS_FROM:
+        import cupy as cp
+
+        frontier[:count] = cp.sort(frontier[:count])
+
+
 def layout_item_size(layout, ranks: int = 1) -> int:
     """Ranks per work item: at least ``ranks``, a multiple of the view's chunk size."""
     chunk = max(1, int(layout.device_chunk_size))

@@ -12,7 +12,7 @@ import numpy as np
 
 from .._backend import HOST, device_allocations
 from ._common import check_graph, cugraph_module as _cugraph, vertex_sentinel
-from ._device import Module, Traversal, layout_item_size
+from ._device import Module, Traversal, layout_item_size, order_frontier
 from .registry import require
 
 def bfs(G, start=None, depth_limit=None, i_start=None, directed=None, return_predecessors=True):
@@ -127,6 +127,7 @@ def bfs_device(layout, sources, depth_limit, dtype):
     count = int(size.get()[0])
     level = 0
     while count and (depth_limit is None or level < depth_limit):
+        order_frontier(frontier, count)
         scan, total = run.items(frontier, count, item_size)
         if total == 0:
             break

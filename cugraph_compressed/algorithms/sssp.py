@@ -10,7 +10,7 @@ import numpy as np
 
 from .._backend import HOST, device_allocations, is_scalar
 from ._common import check_graph, cugraph_module as _cugraph
-from ._device import Module, Traversal, layout_item_size
+from ._device import Module, Traversal, layout_item_size, order_frontier
 from .registry import require
 
 
@@ -192,6 +192,7 @@ def sssp_device(layout, weights, source: int, cutoff, vertex_dtype):
     while count:
         while count:
             unqueue(*run.grid(count), (frontier, np.int64(count), queued))
+            order_frontier(frontier, count)
             scan, total = run.items(frontier, count, item_size)
             size.fill(0)
             run.launch(relax, frontier, count, scan, total, item_size, weights, limit, split, dist,
