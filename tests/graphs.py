@@ -1,5 +1,9 @@
-"""Test graphs and independent references (SciPy), shared by the test modules."""
+"""Test graphs and independent references (SciPy, and cuGraph on the GPU), shared by the test
+modules."""
 from __future__ import annotations
+
+import functools
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -132,3 +136,268 @@ def sampled_lists(dedup, n):
         part = dedup[(dedup["source"] >= a) & (dedup["source"] < b)].to_pandas()
         part = part.sort_values(["source", "destination"])
         yield a, b, part["source"].to_numpy(np.int64), part["destination"].to_numpy(np.int64)
+
+
+
+# -- the graphs every GPU algorithm and layout is compared with cuGraph on -----------------------
+#: random; R-MAT scale 18 and 22; a hub of degree 120,000; three real graphs from networkx.
+GPU_GRAPHS = ("random", "rmat18", "hub", "rmat22", "lesmis", "karate", "florentine")
+GPU_CASES = [(name, directed) for name in GPU_GRAPHS for directed in (True, False)]
+GPU_CASE_IDS = [f"{name}-{'dir' if directed else 'undir'}" for name, directed in GPU_CASES]
+NETWORKX_GRAPHS = {"lesmis": "les_miserables_graph", "karate": "karate_club_graph",
+                   "florentine": "florentine_families_graph"}
+#: cuGraph's PageRank settings in the comparisons: at tol=1e-8 float32 PageRank can sit on its
+#: rounding floor without meeting the L1 rule (cuGraph does on undirected graphs); both
+#: libraries then run to max_iter and are compared all the same.
+PAGERANK_ARGS = {"tol": 1e-8, "max_iter": 500, "fail_on_nonconvergence": False}
+
+
+def one_direction_per_pair(df):
+    """The frame without self loops, with one row per unordered pair (the first given), sorted
+    by (source, destination): the same edges to a directed and an undirected graph, no parallel
+    edges, and no pair whose two directions disagree on the weight (which one cuGraph keeps is
+    unspecified).  The same code runs on pandas and cuDF frames."""
+    df = df[df["source"] != df["destination"]]
+    s, d = df["source"], df["destination"]
+    df = df.assign(lo=s.where(s < d, d), hi=d.where(s < d, s)).drop_duplicates(["lo", "hi"])
+    return df.drop(columns=["lo", "hi"]).sort_values(["source", "destination"], ignore_index=True)
+
+
+def _networkx_frame(name):
+    """A networkx graph's edges with its nodes numbered in their order; weight 1 where absent."""
+    import networkx as nx
+
+    g = getattr(nx, NETWORKX_GRAPHS[name])()
+    ids = {node: i for i, node in enumerate(g.nodes)}
+    edges = list(g.edges(data="weight", default=1.0))
+    return pd.DataFrame({"source": np.array([ids[u] for u, _, _ in edges], np.int32),
+                         "destination": np.array([ids[v] for _, v, _ in edges], np.int32),
+                         "weight": np.array([w for _, _, w in edges], np.float32)})
+
+
+def _generated_frame(name):
+    """A GPU_GRAPHS graph's edges as generated (on the host), before deduplication."""
+    from cugraph_compressed.generators import rmat_edgelist
+
+    if name in NETWORKX_GRAPHS:
+        return _networkx_frame(name)
+    if name == "random":
+        return random_edges(20_000, 120_000, 80, dtype=np.int32)
+    if name == "rmat18":
+        return rmat_edgelist(18, seed=81)
+    if name == "hub":
+        # Vertex 0's 120,000 edges come first, so deduplication keeps them as its out-edges.
+        hub = pd.DataFrame({"source": np.zeros(120_000, np.int32),
+                            "destination": np.arange(1, 120_001, dtype=np.int32)})
+        return pd.concat([hub, random_edges(150_000, 300_000, 82, dtype=np.int32)], ignore_index=True)
+    raise ValueError(f"unknown test graph {name!r}")
+
+
+def device_frame(name, thin=1):
+    """cuDF frame of a GPU_GRAPHS graph (built once per process): one_direction_per_pair of
+    its edges, int32 ids, float32 weights (a real graph's own, else uniform in [0.05, 1.05));
+    with ``thin``, every thin-th row of that.  Deduplication runs on the GPU for every graph,
+    and R-MAT scale 22 (67M edges) is generated there too: on the host that takes each test
+    process seconds."""
+    return _device_frame(name, thin)
+
+
+@functools.lru_cache(maxsize=None)
+def _device_frame(name, thin):
+    import cudf
+    import cupy as cp
+
+    if thin != 1:
+        df = _device_frame(name, 1)
+        return df.take(cp.arange(0, len(df), thin)).reset_index(drop=True)
+    if name == "rmat22":
+        from cugraph_compressed.generators import rmat_edgelist
+
+        df = rmat_edgelist(22, seed=84, backend="device")
+    else:
+        df = cudf.from_pandas(_generated_frame(name))
+    df = one_direction_per_pair(df)
+    if "weight" not in df.columns:
+        uniform = cp.random.RandomState(len(df)).random_sample(len(df), dtype=cp.float32)
+        df["weight"] = uniform + cp.float32(0.05)
+    cp.get_default_memory_pool().free_all_blocks()
+    return df
+
+
+@functools.lru_cache(maxsize=None)
+def host_frame(name):
+    """device_frame(name) as a pandas frame."""
+    return _device_frame(name, 1).to_pandas()
+
+
+def num_vertices(name, thin=1):
+    """max id + 1: the vertex count of a renumber=False graph of the frame."""
+    return _num_vertices(name, thin)
+
+
+@functools.lru_cache(maxsize=None)
+def _num_vertices(name, thin):
+    df = _device_frame(name, thin)
+    return int(max(df["source"].max(), df["destination"].max())) + 1
+
+
+@functools.lru_cache(maxsize=None)
+def start_vertex(name):
+    """The vertex with the most out-edges in the frame: BFS and SSSP from it reach far."""
+    import cupy as cp
+
+    return int(cp.argmax(cp.bincount(device_frame(name)["source"].values)))
+
+
+class EdgeIndex:
+    """Edges sorted by (source, destination) as keys ``source * n + destination``, to look up
+    many (u, v) pairs at once with a binary search (``xp``: NumPy, or CuPy on the device)."""
+
+    def __init__(self, src, dst, weight, n, xp):
+        keys = xp.asarray(src).astype(xp.int64)
+        keys *= n
+        keys += xp.asarray(dst)
+        if keys.size > 1 and not bool((keys[1:] > keys[:-1]).all()):
+            raise ValueError("EdgeIndex needs edges sorted by (source, destination), each once")
+        self.keys, self.weight, self.n, self.xp = keys, xp.asarray(weight), n, xp
+
+    def _find(self, u, v):
+        xp = self.xp
+        query = u.astype(xp.int64) * self.n + v
+        at = xp.minimum(xp.searchsorted(self.keys, query), self.keys.size - 1)
+        return self.keys[at] == query, at
+
+    def weights(self, u, v, directed):
+        """w(u, v) of each pair as a host float64 array, NaN where the graph has no edge u -> v
+        (an undirected graph's edge {u, v} may be stored either way round)."""
+        xp = self.xp
+        u, v = xp.asarray(u), xp.asarray(v)
+        found, at = self._find(u, v)
+        w = xp.where(found, self.weight[at].astype(xp.float64), xp.nan)
+        if not directed:
+            found, at = self._find(v, u)
+            w = xp.where(found, self.weight[at].astype(xp.float64), w)
+        return w.get() if hasattr(w, "get") else w
+
+
+@functools.lru_cache(maxsize=None)
+def edge_index(name):
+    """The EdgeIndex of a GPU_GRAPHS frame, on the device (built once per process)."""
+    import cupy as cp
+
+    df = device_frame(name)
+    index = EdgeIndex(df["source"].values, df["destination"].values, df["weight"].values,
+                      num_vertices(name), cp)
+    cp.get_default_memory_pool().free_all_blocks()
+    return index
+
+
+def compressed_graph(name, directed, layout, thin=1, **kwargs):
+    """Our weighted graph of a GPU_GRAPHS frame, built from the device frame as cuGraph's is."""
+    import cugraph_compressed as cgc
+
+    return cgc.CompressedGraph(directed=directed, format=layout).from_cudf_edgelist(
+        device_frame(name, thin).copy(deep=False), renumber=False, weight="weight", **kwargs)
+
+
+def cugraph_graph(name, directed, thin=1, **kwargs):
+    """cuGraph's weighted graph of the same frame."""
+    import cugraph
+
+    G = cugraph.Graph(directed=directed)
+    G.from_cudf_edgelist(device_frame(name, thin).copy(deep=False), source="source",
+                         destination="destination", weight="weight", renumber=False, **kwargs)
+    return G
+
+
+def by_vertex(frame, n):
+    """A result frame's columns as host arrays indexed by vertex id; its vertices must be
+    exactly 0 .. n - 1 (a renumber=False graph of ``n`` vertices)."""
+    df = frame.sort_values("vertex")
+    df = df.to_pandas() if hasattr(df, "to_pandas") else df
+    assert np.array_equal(df["vertex"].to_numpy(), np.arange(n)), "not every vertex once"
+    return {column: df[column].to_numpy() for column in df.columns}
+
+
+def warned_store_transposed(caught):
+    """Whether the recorded warnings hold PageRank's UserWarning about store_transposed."""
+    return any(issubclass(w.category, UserWarning) and "store_transposed" in str(w.message)
+               for w in caught)
+
+
+def cugraph_result(name, directed, algorithm, store_transposed=False, thin=1):
+    """cuGraph's own result on a GPU_GRAPHS graph, computed once per process: its column
+    names, its columns by vertex id (see by_vertex) and, for PageRank, whether it warned
+    about store_transposed.  BFS and SSSP start at start_vertex(name)."""
+    return _cugraph_result(name, directed, algorithm, store_transposed, thin)
+
+
+@functools.lru_cache(maxsize=None)
+def _cugraph_result(name, directed, algorithm, store_transposed, thin):
+    import cugraph
+
+    G = cugraph_graph(name, directed, thin, store_transposed=store_transposed)
+    warned = None
+    if algorithm == "bfs":
+        frame = cugraph.bfs(G, start_vertex(name))
+    elif algorithm == "sssp":
+        frame = cugraph.sssp(G, start_vertex(name))
+    elif algorithm == "pagerank":
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            frame, _ = cugraph.pagerank(G, **PAGERANK_ARGS)
+        warned = warned_store_transposed(caught)
+    elif algorithm == "wcc":
+        frame = cugraph.weakly_connected_components(G)
+    else:
+        raise ValueError(algorithm)
+    del G
+    return {"columns": list(frame.columns), "warned": warned,
+            **by_vertex(frame, num_vertices(name, thin))}
+
+
+def check_bfs_against_cugraph(name, directed, result):
+    """Our BFS from start_vertex(name): cuGraph's columns and dtypes, its distances exactly,
+    and every reached vertex but the start has a predecessor p with an edge p -> v and
+    dist[p] + 1 == dist[v] (all vertices checked, vectorized on the device)."""
+    ref = cugraph_result(name, directed, "bfs")
+    assert sorted(result.columns) == sorted(ref["columns"])
+    mine = by_vertex(result, num_vertices(name))
+    for column in ("vertex", "distance"):
+        assert mine[column].dtype == ref[column].dtype, column
+    dist, pred, start = mine["distance"], mine["predecessor"], start_vertex(name)
+    assert np.array_equal(dist, ref["distance"])
+    unreached = dist == np.iinfo(dist.dtype).max
+    assert dist[start] == 0 and pred[start] == -1
+    assert np.all(pred[unreached] == -1)
+    others = np.flatnonzero(~unreached)
+    others = others[others != start]
+    p = pred[others]
+    assert np.all(p >= 0)
+    w = edge_index(name).weights(p, others, directed)
+    assert not np.isnan(w).any(), "a predecessor is not an in-edge"
+    assert np.array_equal(dist[p].astype(np.int64) + 1, dist[others])
+
+
+def check_sssp_against_cugraph(name, directed, result):
+    """Our SSSP from start_vertex(name): cuGraph's columns and dtypes, its distances within
+    float tolerance, and every reached vertex but the source has a predecessor p with an
+    edge p -> v and dist[p] + w(p, v) == dist[v] within tolerance (all vertices checked)."""
+    ref = cugraph_result(name, directed, "sssp")
+    assert list(result.columns) == ref["columns"]
+    mine = by_vertex(result, num_vertices(name))
+    assert mine["distance"].dtype == ref["distance"].dtype
+    d, r = mine["distance"].astype(np.float64), ref["distance"].astype(np.float64)
+    unreached = r >= 3e38  # cuGraph's float32 max: unreachable
+    assert np.array_equal(d >= 3e38, unreached)
+    assert np.allclose(d[~unreached], r[~unreached], rtol=1e-5, atol=1e-6)
+    pred, source = mine["predecessor"], start_vertex(name)
+    assert d[source] == 0 and pred[source] == -1
+    assert np.all(pred[unreached] == -1)
+    others = np.flatnonzero(~unreached)
+    others = others[others != source]
+    p = pred[others]
+    assert np.all(p >= 0)
+    w = edge_index(name).weights(p, others, directed)
+    assert not np.isnan(w).any(), "a predecessor is not an in-edge"
+    assert np.all(np.abs(d[p] + w - d[others]) <= 1e-5 * np.maximum(1.0, d[others]))

@@ -7,7 +7,8 @@ import pytest
 
 import cugraph_compressed as cgc
 from cugraph_compressed.generators import rmat_edgelist
-from graphs import check_against_scipy, random_edges
+from graphs import (GPU_CASE_IDS, GPU_CASES, check_against_scipy, check_bfs_against_cugraph,
+                    compressed_graph, random_edges, start_vertex)
 
 pytestmark = pytest.mark.gpu
 DEVICE_LAYOUTS = cgc.supported()["bfs"]["device"]
@@ -82,6 +83,16 @@ def test_skewed_hub_vertex(layout):
                         "destination": rng.choice(np.arange(1, n, dtype=np.int32), 150_000, replace=False)})
     df = pd.concat([hub, random_edges(n, 400_000, 24, dtype=np.int32)], ignore_index=True)
     compare_with_cugraph(df, True, 0, renumber=False, format=layout)
+
+
+@pytest.mark.parametrize("layout", DEVICE_LAYOUTS)
+@pytest.mark.parametrize("case", GPU_CASES, ids=GPU_CASE_IDS)
+def test_bfs_matches_cugraph_on_shared_graphs(case, layout):
+    """The graphs SSSP, PageRank and WCC are tested on (R-MAT scale 22 and real graphs among
+    them): cuGraph's distances, valid predecessors, checked vectorized for every vertex."""
+    name, directed = case
+    result = cgc.bfs(compressed_graph(name, directed, layout), start_vertex(name))
+    check_bfs_against_cugraph(name, directed, result)  # our graph is freed before cuGraph's is built
 
 
 def test_non_contiguous_int64_ids_renumbered():
