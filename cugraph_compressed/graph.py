@@ -1,6 +1,8 @@
 """``CompressedGraph``: a cuGraph-compatible graph stored in a compressed layout."""
 from __future__ import annotations
 
+from contextlib import nullcontext
+
 import numpy as np
 
 from . import _backend
@@ -163,10 +165,12 @@ class CompressedGraph:
         if not self._directed or self._in_lists == in_lists:
             return layout
         n = layout.num_vertices
-        owner, neighbours = self._edges_by_slot()
-        src, dst, properties = transpose_sorted(owner, neighbours, self._properties, n, layout.xp)
-        del owner, neighbours
-        self._store(src, dst, properties, n, in_lists)
+        with (_backend.device_allocations() if self.backend == DEVICE else nullcontext()):
+            owner, neighbours = self._edges_by_slot()
+            src, dst, properties = transpose_sorted(owner, neighbours, self._properties, n,
+                                                    layout.xp)
+            del owner, neighbours
+            self._store(src, dst, properties, n, in_lists)  # in RMM memory, as at the build
         return self._layout
 
     def _edges_by_slot(self):
