@@ -125,6 +125,30 @@ def bits_of(words, first_bit, count):
     return out
 
 
+def scale_22_layout(fmt):
+    """A directed R-MAT 22 graph built on the GPU in layout ``fmt``: its layout and the
+    deduplicated edge frame it was built from (one list per edge checked)."""
+    import cugraph_compressed as cgc
+    from cugraph_compressed.generators import rmat_edgelist
+
+    df = rmat_edgelist(22, seed=9, backend="device")
+    layout = cgc.CompressedGraph(format=fmt, directed=True).from_cudf_edgelist(
+        df, renumber=False)._layout
+    dedup = df.drop_duplicates()
+    assert layout.num_edges == len(dedup)
+    return layout, dedup
+
+
+def decoded_range(layout, a, b, count):
+    """The ``count`` neighbours of vertices ``a .. b - 1`` decoded on the GPU, on the host: a
+    single vertex through decode_range, several through decode_lists."""
+    import cupy as cp
+
+    if b == a + 1:
+        return layout.decode_range(a, 0, count).get()
+    return layout.decode_lists(cp.arange(a, b))[1].get()
+
+
 def sampled_lists(dedup, n):
     """Vertex ranges ``[a, b)`` of a deduplicated cuDF edge frame over ``n`` vertices (its head,
     middle, tail and its largest list) with their edges on the host, sorted:
@@ -356,6 +380,22 @@ def _cugraph_result(name, directed, algorithm, store_transposed, thin):
             **by_vertex(frame, num_vertices(name, thin))}
 
 
+def predecessor_edges(name, directed, pred, unreached):
+    """The predecessor checks BFS and SSSP share: -1 at the start and at unreached vertices,
+    an in-edge p -> v at every other vertex v.  Returns (p, v, w(p, v)) of those edges, for
+    the caller's distance relation."""
+    start = start_vertex(name)
+    assert pred[start] == -1
+    assert np.all(pred[unreached] == -1)
+    others = np.flatnonzero(~unreached)
+    others = others[others != start]
+    p = pred[others]
+    assert np.all(p >= 0)
+    w = edge_index(name).weights(p, others, directed)
+    assert not np.isnan(w).any(), "a predecessor is not an in-edge"
+    return p, others, w
+
+
 def check_bfs_against_cugraph(name, directed, result):
     """Our BFS from start_vertex(name): cuGraph's columns and dtypes, its distances exactly,
     and every reached vertex but the start has a predecessor p with an edge p -> v and
@@ -367,15 +407,8 @@ def check_bfs_against_cugraph(name, directed, result):
         assert mine[column].dtype == ref[column].dtype, column
     dist, pred, start = mine["distance"], mine["predecessor"], start_vertex(name)
     assert np.array_equal(dist, ref["distance"])
-    unreached = dist == np.iinfo(dist.dtype).max
-    assert dist[start] == 0 and pred[start] == -1
-    assert np.all(pred[unreached] == -1)
-    others = np.flatnonzero(~unreached)
-    others = others[others != start]
-    p = pred[others]
-    assert np.all(p >= 0)
-    w = edge_index(name).weights(p, others, directed)
-    assert not np.isnan(w).any(), "a predecessor is not an in-edge"
+    assert dist[start] == 0
+    p, others, _ = predecessor_edges(name, directed, pred, dist == np.iinfo(dist.dtype).max)
     assert np.array_equal(dist[p].astype(np.int64) + 1, dist[others])
 
 
@@ -391,13 +424,6 @@ def check_sssp_against_cugraph(name, directed, result):
     unreached = r >= 3e38  # cuGraph's float32 max: unreachable
     assert np.array_equal(d >= 3e38, unreached)
     assert np.allclose(d[~unreached], r[~unreached], rtol=1e-5, atol=1e-6)
-    pred, source = mine["predecessor"], start_vertex(name)
-    assert d[source] == 0 and pred[source] == -1
-    assert np.all(pred[unreached] == -1)
-    others = np.flatnonzero(~unreached)
-    others = others[others != source]
-    p = pred[others]
-    assert np.all(p >= 0)
-    w = edge_index(name).weights(p, others, directed)
-    assert not np.isnan(w).any(), "a predecessor is not an in-edge"
+    assert d[start_vertex(name)] == 0
+    p, others, w = predecessor_edges(name, directed, mine["predecessor"], unreached)
     assert np.all(np.abs(d[p] + w - d[others]) <= 1e-5 * np.maximum(1.0, d[others]))

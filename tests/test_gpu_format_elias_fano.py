@@ -9,7 +9,7 @@ from cugraph_compressed.formats import EliasFanoLayout
 from cugraph_compressed.formats.base import plain_csr_nbytes
 from cugraph_compressed.formats.elias_fano import EliasFanoLists, ef_bound_bits
 from cugraph_compressed.generators import rmat_edgelist
-from graphs import bits_of, device_rmat_sorted, sampled_lists
+from graphs import bits_of, decoded_range, device_rmat_sorted, sampled_lists, scale_22_layout
 
 pytestmark = pytest.mark.gpu
 
@@ -66,14 +66,8 @@ def test_scale_18_bit_identical_to_host(directed, params):
 
 def test_scale_22_sampled_ranges():
     """Entries and bits of a few vertex ranges against a host encoding of just those lists."""
-    import cupy as cp
-
-    df = rmat_edgelist(22, seed=9, backend="device")
-    G = cgc.CompressedGraph(format="ef", directed=True).from_cudf_edgelist(df, renumber=False)
-    L = G._layout
+    L, dedup = scale_22_layout("ef")
     n, m = L.num_vertices, L.num_edges
-    dedup = df.drop_duplicates()
-    assert m == len(dedup)
     codec = L.lists()
     _, _, data = codec._host()
     first, start, l = codec._entries(np.arange(n + 1))
@@ -87,9 +81,8 @@ def test_scale_22_sampled_ranges():
         assert np.array_equal(l[a:b], h_l[:-1]), (a, b)
         assert np.array_equal(bits_of(data, int(start[a]), alone.data_bits),
                               bits_of(alone.arrays["data"], 0, alone.data_bits)), (a, b)
-        got = (L.decode_range(a, 0, int(first[b] - first[a])) if b == a + 1
-               else L.decode_lists(cp.arange(a, b))[1])
-        assert np.array_equal(got.get(), dst), (a, b)
+        got = decoded_range(L, a, b, int(first[b] - first[a]))
+        assert np.array_equal(got, dst), (a, b)
 
 
 def test_device_codec_matches_host_on_extreme_lists():
