@@ -118,13 +118,14 @@ VIEW_CASES = [(layout, params) for layout in DEVICE_LAYOUTS
 def test_device_view_decodes_every_list(layout, params, directed):
     import cudf
 
-    from cugraph_compressed.algorithms._device import decode_neighbours
+    from cugraph_compressed.algorithms._device import decode_edges
 
     hub = pd.DataFrame({"source": np.full(5000, 7, np.int32), "destination": np.arange(5000, dtype=np.int32) * 13})
     df = pd.concat([rmat_edgelist(16, seed=83), hub], ignore_index=True)  # long lists, isolated ids
     G = cgc.CompressedGraph(directed=directed, format=layout, **params).from_cudf_edgelist(
         cudf.from_pandas(df), renumber=False)
-    _, expected, positions = G._layout.to_coo()
-    decoded = decode_neighbours(G._layout).get()
-    assert np.array_equal(decoded[np.asarray(positions.get() if hasattr(positions, "get") else positions)],
-                          np.asarray(expected.get() if hasattr(expected, "get") else expected))
+    owner, expected, positions = (np.asarray(a.get() if hasattr(a, "get") else a)
+                                  for a in G._layout.to_coo())
+    owners, decoded = (a.get() for a in decode_edges(G._layout))
+    assert np.array_equal(decoded[positions], expected)
+    assert np.array_equal(owners[positions], owner)

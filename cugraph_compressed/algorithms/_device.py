@@ -124,12 +124,6 @@ def layout_item_size(layout, ranks: int = 1) -> int:
     return -(-max(ranks, 1) // chunk) * chunk
 
 
-def decode_neighbours(layout):
-    """Every neighbour, by property slot, decoded on the GPU through the layout's device view
-    (int64 CuPy array): the device counterpart of ``layout.to_coo()[1]``."""
-    return decode_edges(layout)[1]
-
-
 def decode_edges(layout):
     """(owner, neighbour) of every edge, by property slot, decoded on the GPU through the
     layout's device view (int64 CuPy arrays).  A list's slots are consecutive, in vertex order,
