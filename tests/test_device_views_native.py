@@ -51,6 +51,13 @@ def driver(tmp_path_factory):
     return exe
 
 
+def test_shim_warp_collectives(driver):
+    """The shim's shuffles, scans and ballots give every lane of every warp what a GPU does."""
+    done = subprocess.run([str(driver)], input=struct.pack("<q", -1), capture_output=True, timeout=60)
+    assert done.returncode == 0, done.stderr.decode(errors="replace")[-3000:]
+    assert done.stdout.decode().strip() == "0"
+
+
 class _Buffers:
     """The address function for ``Layout.view_words``: numbers each buffer it is handed."""
 
@@ -84,7 +91,7 @@ def run_view(exe, layout, item_size, vertices=None, traverse=False):
         blob += struct.pack("<qq", 1 if isinstance(word, _Ref) else 0, int(word))
     blob += struct.pack("<4q", layout.num_edges, item_size, int(every), vertices.size)
     blob += vertices.astype("<i8").tobytes()
-    done = subprocess.run([str(exe)], input=bytes(blob), capture_output=True)
+    done = subprocess.run([str(exe)], input=bytes(blob), capture_output=True, timeout=600)
     assert done.returncode == 0, done.stderr.decode(errors="replace")[-3000:]
     values = np.frombuffer(done.stdout, dtype="<i8")
     c, m = vertices.size, layout.num_edges

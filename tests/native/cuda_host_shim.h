@@ -1,13 +1,28 @@
 // Lets the device views (formats/*.cuh) and the traversal core (algorithms/traverse.cuh)
 // compile as plain C++ on a CPU, so CI runs them under AddressSanitizer against the host
-// decoders (tests/test_device_views_native.py).  A block runs as BLOCK std::threads: shared
-// memory is static (one block at a time), __syncthreads a barrier; atomics are std::atomic_ref.
+// decoders (tests/test_device_views_native.py).  shim_launch runs a grid block after block, a
+// block as blockDim std::threads: shared memory is static (one block at a time), __syncthreads
+// a block barrier; atomics are std::atomic_ref.
+//
+// Warps are real: the threads of a block form warps of 32 lanes, each with its own barrier and
+// exchange slots, so warp-cooperative code (shuffles, ballots, scans) runs its lanes
+// concurrently and a lane that misses a collective deadlocks the test instead of passing it.
+// Collectives take the full mask (0xFFFFFFFF, all 32 lanes converged) or the calling lane's own
+// bit; anything else aborts.  __activemask answers the calling lane alone: a CPU thread cannot
+// see which lanes are converged with it, and a lone lane is what a GPU that runs divergent lanes
+// one at a time answers too, so code that is correct for any active mask is tested that way.
 #pragma once
 #include <algorithm>
 #include <atomic>
 #include <barrier>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <deque>
+#include <thread>
+#include <type_traits>
+#include <vector>
 
 #define __device__
 #define __host__
@@ -19,8 +34,106 @@
 
 struct ShimDim3 { unsigned x = 0, y = 0, z = 0; };
 inline thread_local ShimDim3 threadIdx, blockIdx, blockDim{1, 1, 1}, gridDim{1, 1, 1};
+
+struct ShimWarp {
+  explicit ShimWarp(std::ptrdiff_t lanes) : barrier(lanes) {}
+  std::barrier<> barrier;
+  uint64_t slots[32] = {};
+};
 inline std::barrier<>* shim_block_barrier = nullptr;  // set while a block runs
+inline thread_local ShimWarp* shim_warp = nullptr;     // this thread's warp while a block runs
+
+// Runs kernel() as `grid` blocks of `block` threads, one block at a time.
+template <class Kernel>
+inline void shim_launch(unsigned grid, unsigned block, Kernel&& kernel) {
+  for (unsigned b = 0; b < grid; ++b) {
+    std::barrier<> barrier(block);
+    std::deque<ShimWarp> warps;
+    for (unsigned lane0 = 0; lane0 < block; lane0 += 32) warps.emplace_back(std::min(32u, block - lane0));
+    shim_block_barrier = &barrier;
+    std::vector<std::thread> threads;
+    for (unsigned t = 0; t < block; ++t)
+      threads.emplace_back([&, t] {
+        threadIdx.x = t;
+        blockIdx.x = b;
+        blockDim.x = block;
+        gridDim.x = grid;
+        shim_warp = &warps[t / 32];
+        kernel();
+      });
+    for (auto& thread : threads) thread.join();
+    shim_block_barrier = nullptr;
+  }
+}
+
 inline void __syncthreads() { shim_block_barrier->arrive_and_wait(); }
+
+inline unsigned shim_lane() { return threadIdx.x & 31u; }
+
+// True when `mask` is the calling lane alone; false when it is the full warp (then the warp
+// must have 32 lanes); aborts on any other mask.
+inline bool shim_lone(unsigned mask) {
+  if (mask == 1u << shim_lane()) return true;
+  if (mask != 0xFFFFFFFFu || shim_warp == nullptr) {
+    std::fprintf(stderr, "warp collective with mask %08x on lane %u: the shim takes the full "
+                 "warp or the lane alone\n", mask, shim_lane());
+    std::abort();
+  }
+  return false;
+}
+
+// Every lane of the warp publishes `value`; each gets lane `src`'s.
+inline uint64_t shim_exchange(unsigned mask, uint64_t value, unsigned src) {
+  if (shim_lone(mask)) {
+    if (src != shim_lane()) std::abort();  // reading a lane outside the mask
+    return value;
+  }
+  shim_warp->slots[shim_lane()] = value;
+  shim_warp->barrier.arrive_and_wait();
+  const uint64_t got = shim_warp->slots[src];
+  shim_warp->barrier.arrive_and_wait();  // nobody overwrites a slot before every lane read it
+  return got;
+}
+
+template <typename T>
+inline uint64_t shim_bits(T value) {
+  static_assert(sizeof(T) <= 8 && std::is_trivially_copyable_v<T>);
+  uint64_t bits = 0;
+  std::memcpy(&bits, &value, sizeof(T));
+  return bits;
+}
+template <typename T>
+inline T shim_from_bits(uint64_t bits) {
+  T value;
+  std::memcpy(&value, &bits, sizeof(T));
+  return value;
+}
+
+inline unsigned __activemask() { return 1u << shim_lane(); }
+inline void __syncwarp(unsigned mask = 0xFFFFFFFFu) {
+  if (!shim_lone(mask)) shim_warp->barrier.arrive_and_wait();
+}
+template <typename T>
+inline T __shfl_sync(unsigned mask, T value, int src, int width = 32) {
+  if (width != 32) std::abort();
+  return shim_from_bits<T>(shim_exchange(mask, shim_bits(value), (unsigned)src & 31u));
+}
+template <typename T>
+inline T __shfl_up_sync(unsigned mask, T value, unsigned delta, int width = 32) {
+  if (width != 32) std::abort();
+  const unsigned lane = shim_lane(), src = lane >= delta ? lane - delta : lane;
+  return shim_from_bits<T>(shim_exchange(mask, shim_bits(value), src));
+}
+inline unsigned __ballot_sync(unsigned mask, int predicate) {
+  const unsigned mine = predicate ? 1u << shim_lane() : 0u;
+  if (shim_lone(mask)) return mine;
+  shim_warp->slots[shim_lane()] = mine;
+  shim_warp->barrier.arrive_and_wait();
+  unsigned votes = 0;
+  for (uint64_t vote : shim_warp->slots) votes |= (unsigned)vote;
+  shim_warp->barrier.arrive_and_wait();
+  return votes;
+}
 
 using std::max;
 using std::min;
@@ -28,8 +141,6 @@ using std::min;
 inline int __popc(unsigned x) { return __builtin_popcount(x); }
 inline int __ffs(int x) { return __builtin_ffs(x); }
 inline int __clzll(long long x) { return x ? __builtin_clzll((unsigned long long)x) : 64; }
-inline unsigned __activemask() { return 1u; }
-template <typename T> inline T __shfl_sync(unsigned, T value, int) { return value; }
 
 template <typename T> inline T atomicOr(T* a, T v) { return std::atomic_ref<T>(*a).fetch_or(v); }
 template <typename T> inline T atomicAdd(T* a, T v) { return std::atomic_ref<T>(*a).fetch_add(v); }

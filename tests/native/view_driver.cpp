@@ -1,7 +1,8 @@
 // Runs a device view's decoder on the CPU (see cuda_host_shim.h), every buffer in an allocation
 // of exactly its size, so AddressSanitizer reports any read past a layout's buffers.  Mode 0
 // decodes each vertex's list item by item in one thread; mode 1 runs the traversal core as the
-// GPU kernels do (count_items, a prefix sum, for_each_item with BLOCK threads per tile).
+// GPU kernels do (count_items, a prefix sum, for_each_item with BLOCK threads per tile).  Mode
+// -1 (stdin holds nothing else) checks the shim's warp collectives instead.
 //
 // stdin (little-endian int64 unless said): mode; view index; buffer count, then per buffer its
 // byte size and bytes (padded to 8); word count, then per word a tag (0 scalar, 1 buffer) and
@@ -15,7 +16,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <numeric>
-#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -41,20 +41,9 @@ static void traverse(const View& g, const long long* vertices, int all, int64_t 
   std::partial_sum(scan.begin(), scan.end(), scan.begin());
   const int64_t total = n ? scan[n - 1] : 0;
   const int64_t tile = cgc::BLOCK * cgc::ITEMS, tiles = (total + tile - 1) / tile;
-  for (int64_t b = 0; b < tiles; ++b) {
-    std::barrier<> barrier(cgc::BLOCK);
-    shim_block_barrier = &barrier;
-    std::vector<std::thread> threads;
-    for (int t = 0; t < cgc::BLOCK; ++t)
-      threads.emplace_back([&, t] {
-        threadIdx.x = t;
-        blockIdx.x = (unsigned)b;
-        blockDim.x = cgc::BLOCK;
-        gridDim.x = (unsigned)tiles;
-        cgc::for_each_item(g, vertices, all, scan.data(), n, total, item_size, f);
-      });
-    for (auto& thread : threads) thread.join();
-  }
+  shim_launch((unsigned)tiles, cgc::BLOCK, [&] {
+    cgc::for_each_item(g, vertices, all, scan.data(), n, total, item_size, f);
+  });
 }
 
 template <class View>
@@ -89,8 +78,37 @@ static void run(int64_t mode, const uint64_t* args, int64_t num_edges, int64_t i
   put(hits);
 }
 
+// Mode -1: the shim's warp collectives, on two warps of a block at once; prints the failures.
+static void check_warp_shim() {
+  std::atomic<int> failures{0};
+  auto expect = [&](bool ok) { if (!ok) ++failures; };
+  shim_launch(2, 64, [&] {
+    const unsigned lane = threadIdx.x & 31, warp = threadIdx.x / 32;
+    const int64_t mine = ((int64_t)(warp + 2 * blockIdx.x) << 40) | lane;  // wider than 32 bits
+    const int64_t from = ((int64_t)(warp + 2 * blockIdx.x) << 40) | ((lane + 5) & 31);
+    expect(__shfl_sync(0xFFFFFFFFu, mine, (int)((lane + 5) & 31)) == from);
+    int sum = (int)lane + 1;  // inclusive scan by shuffles up
+    for (unsigned d = 1; d < 32; d *= 2) {
+      const int up = __shfl_up_sync(0xFFFFFFFFu, sum, d);
+      if (lane >= d) sum += up;
+    }
+    expect(sum == (int)((lane + 1) * (lane + 2) / 2));
+    expect(__ballot_sync(0xFFFFFFFFu, lane % 3 == warp) == (warp ? 0x92492492u : 0x49249249u));
+    __syncwarp();
+    expect(__activemask() == 1u << lane);
+    expect(__shfl_sync(__activemask(), mine, (int)lane) == mine);
+    expect(__ballot_sync(__activemask(), 1) == 1u << lane);
+  });
+  std::printf("%d\n", failures.load());
+}
+
 int main() {
-  const int64_t mode = next(), view = next();
+  const int64_t mode = next();
+  if (mode == -1) {
+    check_warp_shim();
+    return 0;
+  }
+  const int64_t view = next();
   std::vector<void*> buffers(next());
   for (auto& buffer : buffers) {
     const int64_t bytes = next();
