@@ -15,6 +15,7 @@ import pytest
 
 import cugraph_compressed as cgc
 from cugraph_compressed.formats import FORMATS
+from cugraph_compressed.algorithms._device import warp_item_size
 from cugraph_compressed.generators import rmat_edgelist
 from cugraph_compressed.kernels import PACKAGE_ROOT
 from graphs import random_edges
@@ -73,15 +74,20 @@ class _Ref(int):
     pass
 
 
-def run_view(exe, layout, item_size, vertices=None, traverse=False):
+THREAD, TRAVERSE, WARP = 0, 1, 2  # the driver's modes
+NEVER = 2**62  # a warp degree no list reaches
+
+
+def run_view(exe, layout, item_size, vertices=None, mode=THREAD, warp_item_size=32, warp_degree=NEVER):
     """(chunk_size, first_edge, degree, neighbour by slot, writes by slot) from the C++ view,
-    decoding the lists of ``vertices`` (all when None) item by item, or through the traversal
-    core as the GPU kernels do (``traverse``)."""
+    decoding the lists of ``vertices`` (all when None) item by item in one thread (THREAD) or
+    one warp (WARP, items of ``warp_item_size``), or through the traversal core as the GPU
+    kernels do (TRAVERSE: lists of degree >= ``warp_degree`` in warp items)."""
     buffers = _Buffers()
     words = layout.view_words(buffers)
     every = vertices is None
     vertices = np.arange(layout.num_vertices) if every else np.asarray(vertices)
-    out = [int(traverse), VIEW_TYPES.index(layout.view_type()), len(buffers.arrays)]
+    out = [mode, VIEW_TYPES.index(layout.view_type()), len(buffers.arrays)]
     blob = bytearray(struct.pack("<3q", *out))
     for array in buffers.arrays:
         raw = array.tobytes()
@@ -89,7 +95,8 @@ def run_view(exe, layout, item_size, vertices=None, traverse=False):
     blob += struct.pack("<q", len(words))
     for word in words:
         blob += struct.pack("<qq", 1 if isinstance(word, _Ref) else 0, int(word))
-    blob += struct.pack("<4q", layout.num_edges, item_size, int(every), vertices.size)
+    blob += struct.pack("<6q", layout.num_edges, item_size, warp_item_size, warp_degree, int(every),
+                        vertices.size)
     blob += vertices.astype("<i8").tobytes()
     done = subprocess.run([str(exe)], input=bytes(blob), capture_output=True, timeout=600)
     assert done.returncode == 0, done.stderr.decode(errors="replace")[-3000:]
@@ -113,13 +120,16 @@ def graphs():
 GRAPHS = graphs()
 
 
+def layout_of(fmt, params, graph, directed):
+    return cgc.CompressedGraph(directed=directed, format=fmt, **params).from_pandas_edgelist(
+        GRAPHS[graph], renumber=False)._layout
+
+
 @pytest.mark.parametrize("directed", [True, False])
 @pytest.mark.parametrize("graph", sorted(GRAPHS))
 @pytest.mark.parametrize("fmt, params", CASES, ids=[f"{f}-{p}" for f, p in CASES])
 def test_view_decodes_like_the_host(driver, fmt, params, graph, directed):
-    G = cgc.CompressedGraph(directed=directed, format=fmt, **params).from_pandas_edgelist(
-        GRAPHS[graph], renumber=False)
-    layout = G._layout
+    layout = layout_of(fmt, params, graph, directed)
     owner, neighbours, slots = layout.to_coo()
     degrees = np.asarray(layout.degrees())
     firsts = np.r_[0, np.cumsum(degrees)[:-1]]
@@ -129,6 +139,23 @@ def test_view_decodes_like_the_host(driver, fmt, params, graph, directed):
         assert got_chunk == chunk
         assert np.array_equal(degree, degrees) and np.array_equal(first, firsts)
         assert np.array_equal(writes, np.ones(layout.num_edges, dtype=np.int64))  # every slot once
+        assert np.array_equal(by_slot[slots], neighbours)
+
+
+@pytest.mark.parametrize("directed", [True, False])
+@pytest.mark.parametrize("graph", sorted(GRAPHS))
+@pytest.mark.parametrize("fmt, params", CASES, ids=[f"{f}-{p}" for f, p in CASES])
+def test_warp_view_decodes_like_the_host(driver, fmt, params, graph, directed):
+    """warp_for_each, its 32 lanes running at once, decodes every list exactly as the host
+    decoder, every slot by one lane: in warp items (what the traversal core gives it) and in
+    items that start mid-list off every boundary (pointers, segments, words) and end short of
+    a warp; most lists of these graphs are shorter than 32."""
+    layout = layout_of(fmt, params, graph, directed)
+    owner, neighbours, slots = layout.to_coo()
+    chunk = layout.device_chunk_size
+    for size in sorted({warp_item_size(layout), 3 * chunk + 13}):
+        _, _, _, by_slot, writes = run_view(driver, layout, 1, mode=WARP, warp_item_size=size)
+        assert np.array_equal(writes, np.ones(layout.num_edges, dtype=np.int64))
         assert np.array_equal(by_slot[slots], neighbours)
 
 
@@ -144,24 +171,32 @@ def test_empty_graph(driver):
 TRAVERSAL_CASES = [(fmt, p) for fmt in sorted(FORMATS) for p in PARAMS[fmt][:2]]
 
 
-@pytest.mark.parametrize("graph", ["rmat", "hub"])
+#: Where lists go: all to threads, split by degree (hub's long list to warps), all to warps
+#: (most of rmat's lists are shorter than a warp; hub's thousands of short lists only add time).
+SPLITS = [("rmat", "threads"), ("rmat", "split"), ("rmat", "warps"), ("hub", "threads"), ("hub", "split")]
+
+
+@pytest.mark.parametrize("graph, lists", SPLITS, ids=[f"{g}-{s}" for g, s in SPLITS])
 @pytest.mark.parametrize("fmt, params", TRAVERSAL_CASES, ids=[f"{f}-{p}" for f, p in TRAVERSAL_CASES])
-def test_traversal_core_visits_every_edge_once(driver, fmt, params, graph):
-    """count_items, the prefix sum and for_each_item (BLOCK threads per tile, shared memory and
-    barriers) hand out every rank of every list in the vertex set exactly once: over all
-    vertices, and over a frontier (a subset in scrambled order, so tiles span vertices
-    without items and the owner search leaves shared memory)."""
-    G = cgc.CompressedGraph(directed=False, format=fmt, **params).from_pandas_edgelist(
-        GRAPHS[graph], renumber=False)
-    layout = G._layout
+def test_traversal_core_visits_every_edge_once(driver, fmt, params, graph, lists):
+    """count_items, the prefix sum, for_each_item (BLOCK threads per tile, shared memory and
+    barriers) and for_each_warp_item (BLOCK / 32 warps per tile) hand out every rank of every
+    list in the vertex set exactly once: over all vertices, and over a frontier (a subset in
+    scrambled order, so tiles span vertices without items and the owner search leaves shared
+    memory).  Lists go to threads, to warps, or split by degree as BFS does (lists of at least
+    a warp item to warps)."""
+    layout = layout_of(fmt, params, graph, False)
     _, neighbours, slots = layout.to_coo()
     owner_of_slot = np.repeat(np.arange(layout.num_vertices), np.asarray(layout.degrees()))
     rng = np.random.default_rng(7)
     frontier = rng.permutation(layout.num_vertices)[: layout.num_vertices // 3]
-    chunk = layout.device_chunk_size
+    chunk, warp_items = layout.device_chunk_size, warp_item_size(layout)
+    warp_degree = {"threads": NEVER, "split": warp_items, "warps": 0}[lists]
+    item_sizes = {chunk, 3 * chunk + 1} if lists == "threads" else {chunk}
     for vertices in (None, frontier):
-        for item_size in sorted({chunk, 3 * chunk + 1}):
-            _, _, _, by_slot, writes = run_view(driver, layout, item_size, vertices, traverse=True)
+        for item_size in sorted(item_sizes):
+            _, _, _, by_slot, writes = run_view(driver, layout, item_size, vertices, TRAVERSE,
+                                                warp_items, warp_degree)
             inside = np.ones(layout.num_edges, bool) if vertices is None else np.isin(owner_of_slot, vertices)
             assert np.array_equal(writes, inside.astype(np.int64))
             assert np.array_equal(by_slot[slots][inside[slots]], neighbours[inside[slots]])

@@ -7,6 +7,7 @@ once (NVRTC, cached on disk) and CI compiles them all.
 """
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import numpy as np
@@ -14,7 +15,13 @@ import numpy as np
 from ..kernels import get_kernel, grid_size, register
 
 HERE = Path(__file__).parent
-BLOCK, ITEMS = 256, 4  # must match cgc::BLOCK / cgc::ITEMS in traverse.cuh
+BLOCK, ITEMS, WARP = 256, 4, 32  # must match cgc::BLOCK / cgc::ITEMS / cgc::WARP (traverse.cuh)
+WARPS = BLOCK // WARP
+#: Ranks of a warp item, at least (warp_item_size): 32 per lane, so a warp's step amortises its
+#: owner search and list header over 32 ranks a lane, and a CGR item of 32-residual segments
+#: gives each lane one segment.  Drivers send a list through warps when it fills one warp item.
+WARP_ITEM_RANKS = 1024
+ALL_DEGREES = (0, np.iinfo(np.int64).max)
 VERTEX_TYPES = {np.dtype(np.int32): "int", np.dtype(np.int64): "long long"}
 WEIGHT_TYPES = {np.dtype(np.float32): "float", np.dtype(np.float64): "double"}
 
@@ -81,22 +88,24 @@ class Traversal:
         self.counts = cp.empty(max(self.n, 1), dtype=cp.int64)
         self._dummy = cp.zeros(1, dtype=self.vertex_dtype)
 
-    def items(self, vertices, count, item_size):
+    def items(self, vertices, count, item_size, degrees=ALL_DEGREES):
         """Inclusive prefix sum of the item counts of ``vertices[:count]`` (None: all
-        vertices) and the total number of items."""
+        vertices) and the total number of items; only lists whose degree lies in
+        ``[degrees[0], degrees[1])`` get items."""
         kernel = TRAVERSE.kernel("count_items", view=self.view_type, vertex=self.vertex_dtype)
         every = vertices is None
         kernel((grid_size(count, BLOCK),), (BLOCK,),
                (self.view, self._dummy if every else vertices, np.int32(every), np.int64(count),
-                np.int64(item_size), self.counts))
+                np.int64(item_size), np.int64(degrees[0]), np.int64(degrees[1]), self.counts))
         scan = self.cp.cumsum(self.counts[:count])
         return scan, (int(scan[-1]) if count else 0)
 
-    def launch(self, kernel, vertices, count, scan, total, item_size, *args):
-        """Launch an item kernel: (view, vertices, scan, n, total, item_size, *args)."""
+    def launch(self, kernel, vertices, count, scan, total, item_size, *args, per_warp=False):
+        """Launch an item kernel: (view, vertices, scan, n, total, item_size, *args); one item
+        per thread (for_each_item) or, with ``per_warp``, per warp (for_each_warp_item)."""
         if total == 0:
             return
-        tiles = -(-total // (BLOCK * ITEMS))
+        tiles = -(-total // ((WARPS if per_warp else BLOCK) * ITEMS))
         kernel((tiles,), (BLOCK,), (self.view, self._dummy if vertices is None else vertices, scan,
                                     np.int64(count), np.int64(total), np.int64(item_size), *args))
 
@@ -118,10 +127,17 @@ def order_frontier(frontier, count: int) -> None:
         frontier[:count] = cp.sort(frontier[:count])
 
 
-def layout_item_size(layout, ranks: int = 1) -> int:
-    """Ranks per work item: at least ``ranks``, a multiple of the view's chunk size."""
-    chunk = max(1, int(layout.device_chunk_size))
-    return -(-max(ranks, 1) // chunk) * chunk
+def layout_item_size(layout, ranks: int = 1, multiple_of: int = 1) -> int:
+    """Ranks per work item: at least ``ranks``, a multiple of the view's chunk size and of
+    ``multiple_of``."""
+    step = math.lcm(max(1, int(layout.device_chunk_size)), multiple_of)
+    return -(-max(ranks, 1) // step) * step
+
+
+def warp_item_size(layout) -> int:
+    """Ranks per warp item (for_each_warp_item): at least WARP_ITEM_RANKS, a multiple of 32 and
+    of the view's chunk size."""
+    return layout_item_size(layout, WARP_ITEM_RANKS, WARP)
 
 
 def decode_edges(layout):

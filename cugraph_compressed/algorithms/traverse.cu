@@ -4,9 +4,9 @@
 template <class View, typename D>
 __global__ void __launch_bounds__(cgc::BLOCK)
 count_items(const uint64_t* view, const D* vertices, int all, int64_t n, int64_t item_size,
-            int64_t* counts) {
+            int64_t min_degree, int64_t max_degree, int64_t* counts) {
   const View g = View::load(view);
-  cgc::count_items_impl(g, vertices, all, n, item_size, counts);
+  cgc::count_items_impl(g, vertices, all, n, item_size, min_degree, max_degree, counts);
 }
 
 // Every list decoded through the view: neighbours[slot] for every edge (tests compare it with

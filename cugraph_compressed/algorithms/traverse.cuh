@@ -1,15 +1,27 @@
 // The traversal core shared by every algorithm kernel: work over the lists of a vertex set
 // (a frontier, or all vertices), split into items of a fixed number of ranks and spread evenly
-// over thread blocks, whatever the degree skew.
+// over threads or warps, whatever the degree skew.
 //
-// Protocol: the driver launches count_items over the vertex set, takes an inclusive prefix sum
-// of the counts (`scan`), then a kernel that calls for_each_item.  Each block owns a tile of
-// BLOCK * ITEMS consecutive items, finds their owners by binary search in its slice of `scan`
-// (in shared memory when it fits) and hands each item to the caller's functor:
+// Protocol: the driver launches count_items over the vertex set (only the lists whose degree
+// lies in [min_degree, max_degree) get items), takes an inclusive prefix sum of the counts
+// (`scan`), then a kernel that calls for_each_item or for_each_warp_item.  Each block owns a
+// tile of consecutive items, finds their owners by binary search in `scan` and hands each item
+// to the caller's functor:
 //   f(i, u, first, begin, end)   i: index in the vertex set, u: the vertex, first: property slot
 //                                of u's first neighbour, ranks begin .. end - 1 of u's list.
 // An item covers `item_size` ranks, a multiple of the view's chunk_size() (where its decoder
-// can start), so long lists are shared by many threads and blocks.
+// can start), so long lists are shared by many threads, warps and blocks.
+//
+// Two granularities, one protocol:
+// * for_each_item: one item per thread (a tile of BLOCK * ITEMS items per block); f decodes it
+//   with View::for_each, sequentially.
+// * for_each_warp_item: one item per warp (a tile of WARPS * ITEMS items per block); the 32
+//   lanes call f together with the same arguments and f decodes the item with
+//   View::warp_for_each, which hands every rank to exactly one lane.  item_size must also be a
+//   multiple of 32.  Lanes share the work of one list as the format allows (consecutive ranks
+//   for random-access layouts, a cooperative select over the upper bits for Elias-Fano, one
+//   segment per lane for CGR), so reads are coalesced and a long list does not wait on one
+//   thread.  Drivers send only lists long enough to fill a warp item this way.
 #pragma once
 #include "kernels/common.cuh"
 #include "formats/views.cuh"
@@ -18,18 +30,32 @@ namespace cgc {
 
 constexpr int BLOCK = 256;
 constexpr int ITEMS = 4;
+constexpr int WARPS = BLOCK / WARP;  // warps per block
 
 template <typename D>
 __device__ __forceinline__ int64_t member(const D* vertices, int all, int64_t i) {
   return all ? i : (int64_t)vertices[i];
 }
 
+// Items of the lists whose degree is in [min_degree, max_degree), none for the others.
 template <class View, typename D>
 __device__ void count_items_impl(const View& g, const D* vertices, int all, int64_t n,
-                                 int64_t item_size, int64_t* counts) {
+                                 int64_t item_size, int64_t min_degree, int64_t max_degree,
+                                 int64_t* counts) {
   const int64_t stride = (int64_t)gridDim.x * blockDim.x;
-  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += stride)
-    counts[i] = (g.degree(member(vertices, all, i)) + item_size - 1) / item_size;
+  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += stride) {
+    const int64_t degree = g.degree(member(vertices, all, i));
+    counts[i] = degree >= min_degree && degree < max_degree ? (degree + item_size - 1) / item_size : 0;
+  }
+}
+
+// Hands `item` of vertex-set member i (which has `before` items ahead of it) to f.
+template <class View, typename D, class F>
+__device__ __forceinline__ void visit_item(const View& g, const D* vertices, int all, int64_t i,
+                                           int64_t before, int64_t item, int64_t item_size, F&& f) {
+  const int64_t u = member(vertices, all, i);
+  const int64_t begin = (item - before) * item_size;
+  f(i, u, g.first_edge(u), begin, min(begin + item_size, g.degree(u)));
 }
 
 template <class View, typename D, class F>
@@ -56,19 +82,29 @@ __device__ void for_each_item(const View& g, const D* vertices, int all, const i
   for (int j = 0; j < ITEMS; ++j) {
     const int64_t item = tile_begin + (int64_t)j * BLOCK + threadIdx.x;
     if (item >= tile_end) continue;
-    int64_t i, start;  // owner's index in the vertex set, and items before it
     if (local) {
       const int64_t k = upper_bound(tile_scan, (int64_t)0, hi - lo, item);
-      i = lo + k;
-      start = k ? tile_scan[k - 1] : before;
+      visit_item(g, vertices, all, lo + k, k ? tile_scan[k - 1] : before, item, item_size, f);
     } else {
-      i = upper_bound(scan, lo, hi, item);
-      start = i > lo ? scan[i - 1] : before;
+      const int64_t i = upper_bound(scan, lo, hi, item);
+      visit_item(g, vertices, all, i, i > lo ? scan[i - 1] : before, item, item_size, f);
     }
-    const int64_t u = member(vertices, all, i);
-    const int64_t begin = (item - start) * item_size;
-    const int64_t end = min(begin + item_size, g.degree(u));
-    f(i, u, g.first_edge(u), begin, end);
+  }
+}
+
+// Warp w of a block takes items w, w + WARPS, ... of the block's tile.  Its lanes run the same
+// owner search (the same loads, served as broadcasts), so they stay converged and call f
+// together; the search goes on from the previous owner, items being increasing.
+template <class View, typename D, class F>
+__device__ void for_each_warp_item(const View& g, const D* vertices, int all, const int64_t* scan,
+                                   int64_t n, int64_t total, int64_t item_size, F&& f) {
+  constexpr int TILE = WARPS * ITEMS;
+  const int64_t tile_begin = (int64_t)blockIdx.x * TILE;
+  const int64_t tile_end = min(tile_begin + (int64_t)TILE, total);
+  int64_t i = 0;
+  for (int64_t item = tile_begin + threadIdx.x / WARP; item < tile_end; item += WARPS) {
+    i = upper_bound(scan, i, n, item);
+    visit_item(g, vertices, all, i, i ? scan[i - 1] : 0, item, item_size, f);
   }
 }
 

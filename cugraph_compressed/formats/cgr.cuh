@@ -2,13 +2,22 @@
 // formats/cgr.py).
 //
 // A list is [ header code(E) ][ segment table, when it has >= 2 residual segments ]
-// [ intervals: (start, length) codes ][ residual segments ], decoded intervals first.  One thread
-// decodes a rank range sequentially from any rank: interval ranks walk the interval codes from
-// the list's first one (without expanding the intervals before the range), residual ranks jump
-// through the table to the segment holding the first one (gaps restart from the vertex id at
-// every segment) and skip forward inside it.  chunk_size() is the segment size, so an item skips
-// fewer residuals than it emits (items start E ranks off the segment starts); no table covers
-// the intervals, so each item that starts among a list's intervals walks them from the first.
+// [ intervals: (start, length) codes ][ residual segments ], decoded intervals first.  A decoder
+// can start at any rank: interval ranks walk the interval codes from the list's first one
+// (without expanding the intervals before the range), residual ranks jump through the table to
+// the segment holding the first one (gaps restart from the vertex id at every segment) and skip
+// forward inside it.  chunk_size() is the segment size, so an item skips fewer residuals than it
+// emits (items start E ranks off the segment starts); no table covers the intervals, so each
+// item that starts among a list's intervals walks them from the first.
+// * for_each (one thread): the intervals, then the residuals one after the other.
+// * warp_for_each (32 lanes), in two phases.  Intervals: every lane walks the interval codes
+//   (the same loads, served as broadcasts; each code's length depends on the previous one, so
+//   the walk itself is sequential) and lane i emits ranks begin + i, begin + i + 32, ... of
+//   each interval, consecutive lanes writing consecutive slots.  Residuals: gaps are
+//   sequential within a segment and independent across segments, so lane i decodes segments
+//   s0 + i, s0 + i + 32, ... of the range, each from its table entry (a list of one segment has
+//   no table: lane 0 decodes it after the interval walk).  Warp items of 32 segments give every
+//   lane one segment.
 #pragma once
 #include "kernels/bits.cuh"
 
@@ -71,42 +80,58 @@ struct CgrView {
     return (int64_t)(z >> 1) ^ -(int64_t)(z & 1);
   }
 
-  template <class F>
-  __device__ __forceinline__ void for_each(int64_t v, int64_t first, int64_t begin, int64_t end,
-                                           F&& f) const {
-    if (begin >= end) return;  // an empty list has no bits, not even a header
+  // Where list v's parts begin: E interval edges, S residual segments, the segment table
+  // (W-bit entries at `table`, present when S >= 2) and the first interval code.
+  struct List {
+    int64_t E, S;
+    uint64_t table;
+    int W;
+    uint64_t intervals;
+  };
+  __device__ __forceinline__ List list(int64_t v, int64_t degree) const {
     uint64_t pos = (uint64_t)join(bit_offsets, bit_high, bit_high_count, v);
     const int64_t E = (int64_t)code(pos);
-    const int64_t S = (first_edge(v + 1) - first - E + seg - 1) / seg;
+    const int64_t S = (degree - E + seg - 1) / seg;
+    if (S < 2) return {E, S, pos, 0, pos};
+    const int W = (int)read_bits(stream, pos, TABLE_WIDTH_BITS);
     const uint64_t table = pos + TABLE_WIDTH_BITS;
-    int W = 0;
-    if (S >= 2) {
-      W = (int)read_bits(stream, pos, TABLE_WIDTH_BITS);
-      pos = table + (uint64_t)(S * W);
+    return {E, S, table, W, table + (uint64_t)(S * W)};
+  }
+  // Where residual segment s begins: its table entry is its offset from the end of the table; a
+  // list of one segment has none, the segment follows the intervals (ending at `after`).
+  __device__ __forceinline__ uint64_t segment(const List& L, int64_t s, uint64_t after) const {
+    if (L.S < 2) return after;
+    return L.intervals + read_wide_bits(stream, L.table + (uint64_t)(s * L.W), L.W);
+  }
+
+  // Interval ranks begin .. stop - 1 (stop <= E), every LANES-th from begin + lane; returns the
+  // position after the last code read (the end of the intervals when stop == E).
+  template <int LANES, class F>
+  __device__ __forceinline__ uint64_t intervals(int64_t v, int64_t first, uint64_t pos,
+                                                int64_t begin, int64_t stop, int lane,
+                                                F&& f) const {
+    static_assert((LANES & (LANES - 1)) == 0, "the lane stride is a power of two");
+    int64_t next = v;  // the first id after the previous interval (v: none yet)
+    for (int64_t rank = 0; rank < stop;) {
+      const uint64_t gap = code(pos);
+      const int64_t start = rank ? next + (int64_t)gap + 1 : v + unzigzag(gap);
+      const int64_t length = (int64_t)code(pos) + min_len;
+      const int64_t from = max(begin, rank), to = min(stop, rank + length);
+      for (int64_t r = from + ((begin + lane - from) & (LANES - 1)); r < to; r += LANES)
+        f(first + r, start + (r - rank));
+      rank += length;
+      next = start + length;
     }
-    // Intervals, when the range starts among them or a single segment follows them (no table
-    // says where it starts); the walk stops at the range's end or at E.
-    if (begin < E || (S == 1 && E > 0)) {
-      const int64_t stop = min(end, E);
-      int64_t next = v;  // the first id after the previous interval (v: none yet)
-      for (int64_t rank = 0; rank < stop;) {
-        const uint64_t gap = code(pos);
-        const int64_t start = rank ? next + (int64_t)gap + 1 : v + unzigzag(gap);
-        const int64_t length = (int64_t)code(pos) + min_len;
-        for (int64_t r = max(begin, rank); r < min(stop, rank + length); ++r)
-          f(first + r, start + (r - rank));
-        rank += length;
-        next = start + length;
-      }
-    }
-    if (end <= E) return;
-    // Residuals from the first of the segment holding residual rank j0.
-    const int64_t j0 = max(begin, E) - E;
-    int64_t j = j0 - j0 % seg;
-    if (S >= 2)  // entry j / seg: the segment's offset from the end of the table
-      pos = table + (uint64_t)(S * W) + read_wide_bits(stream, table + (uint64_t)(j / seg * W), W);
+    return pos;
+  }
+
+  // Residual ranks j0 .. j1 - 1 (list ranks E + j), decoding from residual j, the first of the
+  // segment at `pos`, on across segments.
+  template <class F>
+  __device__ __forceinline__ void residuals(int64_t v, int64_t first, int64_t E, uint64_t pos,
+                                            int64_t j, int64_t j0, int64_t j1, F&& f) const {
     int64_t value = 0, left = 0;  // left: residuals still to come in the current segment
-    for (; E + j < end; ++j) {
+    for (; j < j1; ++j) {
       const uint64_t x = code(pos);
       if (left == 0) {
         value = v + unzigzag(x);
@@ -117,6 +142,41 @@ struct CgrView {
       --left;
       if (j >= j0) f(first + E + j, value);
     }
+  }
+
+  // The intervals must be walked when the range starts among them, or to find the residuals
+  // of a list of one segment (which has no table).
+  __device__ __forceinline__ static bool walks_intervals(const List& L, int64_t begin) {
+    return begin < L.E || (L.S == 1 && L.E > 0);
+  }
+
+  template <class F>
+  __device__ __forceinline__ void for_each(int64_t v, int64_t first, int64_t begin, int64_t end,
+                                           F&& f) const {
+    if (begin >= end) return;  // an empty list has no bits, not even a header
+    const List L = list(v, first_edge(v + 1) - first);
+    uint64_t after = L.intervals;  // the end of the intervals, once walked
+    if (walks_intervals(L, begin)) after = intervals<1>(v, first, after, begin, min(end, L.E), 0, f);
+    if (end <= L.E) return;
+    const int64_t j0 = max(begin, L.E) - L.E, s = j0 / seg;
+    residuals(v, first, L.E, segment(L, s, after), s * seg, j0, end - L.E, f);
+  }
+
+  // Called by all 32 lanes of a warp with the same arguments; each rank goes to one lane.
+  template <class F>
+  __device__ __forceinline__ void warp_for_each(int64_t v, int64_t first, int64_t begin,
+                                                int64_t end, F&& f) const {
+    if (begin >= end) return;
+    const List L = list(v, first_edge(v + 1) - first);
+    const int lane = (int)lane_id();
+    uint64_t after = L.intervals;
+    if (walks_intervals(L, begin))
+      after = intervals<WARP>(v, first, after, begin, min(end, L.E), lane, f);
+    if (end <= L.E) return;
+    const int64_t j0 = max(begin, L.E) - L.E, j1 = end - L.E;
+    for (int64_t s = j0 / seg + lane; s * seg < j1; s += WARP)
+      residuals(v, first, L.E, segment(L, s, after), s * seg, max(j0, s * seg),
+                min(j1, (s + 1) * seg), f);
   }
 };
 

@@ -5,7 +5,13 @@
 //   first_edge(v)     property slot of v's first decoded neighbour
 //   degree(v)         length of v's list
 //   chunk_size()      ranks a decoder can start at: multiples of it (1 = random access)
-//   for_each(v, first, begin, end, f)   f(slot, neighbour) for ranks begin .. end - 1
+//   for_each(v, first, begin, end, f)   f(slot, neighbour) for ranks begin .. end - 1, in one
+//                                       thread
+//   warp_for_each(v, first, begin, end, f)   the same, called by the 32 lanes of a warp with
+//                                       the same arguments; each rank goes to exactly one lane
+//                                       (algorithms/traverse.cuh: for_each_warp_item)
+// Random access: lane i takes ranks begin + i, begin + i + 32, ..., so a warp reads consecutive
+// indices (one coalesced load per 32 ranks).
 #pragma once
 #include "kernels/common.cuh"
 
@@ -28,6 +34,11 @@ struct CsrView {
   __device__ __forceinline__ void for_each(int64_t v, int64_t first, int64_t begin, int64_t end,
                                            F&& f) const {
     for (int64_t r = begin; r < end; ++r) f(first + r, (int64_t)indices[first + r]);
+  }
+  template <class F>
+  __device__ __forceinline__ void warp_for_each(int64_t v, int64_t first, int64_t begin,
+                                                int64_t end, F&& f) const {
+    for (int64_t r = begin + lane_id(); r < end; r += WARP) f(first + r, (int64_t)indices[first + r]);
   }
 };
 

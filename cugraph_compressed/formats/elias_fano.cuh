@@ -2,9 +2,15 @@
 // formats/elias_fano.py).
 //
 // A list of n values is [ m = (n - 1) / k forward pointers ][ n lows of l bits ][ upper bits ],
-// value i being ((position of the i-th one - up - i) << l) | low_i.  One thread decodes a rank
-// range sequentially: it starts at the one of rank 0 (bit up) or of rank j * k (pointer j), walks
-// the upper bits word by word and reads each value's low bits at lo + i * l.
+// value i being ((position of the i-th one - up - i) << l) | low_i.  Both decoders start at the
+// one of rank 0 (bit up) or of rank j * k (pointer j), so chunk_size() is k, and read each
+// value's low bits at lo + i * l.
+// * for_each (one thread): walks the upper bits word by word, one one after the other.
+// * warp_for_each (32 lanes): the warp loads 32 consecutive upper-bit words at a time (one per
+//   lane, coalesced), popcounts them and scans the counts, which ranks every one of the window;
+//   then each lane takes one wanted rank, finds the word holding it by binary search over the
+//   scanned counts (shuffles), selects the one inside that word in constant time
+//   (select_in_word) and reads its low bits, so 32 values are decoded per step.
 #pragma once
 #include "kernels/bits.cuh"
 
@@ -40,30 +46,51 @@ struct EfView {
     return r.row[0] + (int64_t)read_wide_bits(records, r.at, r.we);
   }
 
+  __device__ __forceinline__ uint64_t start_of(const Record& r) const {
+    return (uint64_t)r.row[1] + read_wide_bits(records, r.at + r.we, r.wb);
+  }
+
   __device__ __forceinline__ int64_t first_edge(int64_t v) const { return first_of(record(v)); }
   __device__ __forceinline__ int64_t degree(int64_t v) const {
     return first_of(record(v + 1)) - first_of(record(v));
   }
   __device__ __forceinline__ int64_t chunk_size() const { return k; }
 
-  template <class F>
-  __device__ __forceinline__ void for_each(int64_t v, int64_t first, int64_t begin, int64_t end,
-                                           F&& f) const {
-    if (begin >= end) return;  // rank `begin` must exist: the scan below counts ones up to it
-    const Record rec = record(v);
-    const int64_t n = first_of(record(v + 1)) - first_of(rec);
-    const uint64_t start = (uint64_t)rec.row[1] + read_wide_bits(records, rec.at + rec.we, rec.wb);
+  // What decoding a list needs: where its pointers (start), lows (lo) and uppers (up) begin,
+  // where the next list begins (stop), and its low and pointer widths.
+  struct List {
+    uint64_t start, lo, up, stop;
+    int l, w_fp;
+  };
+  __device__ __forceinline__ List list(int64_t v) const {
+    const Record rec = record(v), next = record(v + 1);
+    const int64_t n = first_of(next) - first_of(rec);
+    const uint64_t start = start_of(rec);
     const int l = (int)read_bits(records, rec.at + rec.we + rec.wb, rec.wl);
     const int64_t m = (n - 1) / k;
     const int w_fp = m ? 64 - __clzll(2 * n - 1) : 0;  // bit_length(2n - 1)
     const uint64_t lo = start + (uint64_t)(m * w_fp);
-    const uint64_t up = lo + (uint64_t)(n * l);
-    // Start at the one of rank j * k, j = begin / k: bit up for j = 0, else pointer j (at
-    // start + (j - 1) * w_fp) holds its position - up - j * k.
-    const int64_t j = begin / k;
-    int64_t rank = j * k;
-    uint64_t from = up;
-    if (j) from += (uint64_t)rank + read_wide_bits(data, start + (uint64_t)((j - 1) * w_fp), w_fp);
+    return {start, lo, lo + (uint64_t)(n * l), start_of(next), l, w_fp};
+  }
+  // Position of the one of rank j * k: bit up for j = 0, else pointer j (at start + (j - 1) *
+  // w_fp) holds its position - up - j * k.
+  __device__ __forceinline__ uint64_t pointed_one(const List& L, int64_t j) const {
+    if (!j) return L.up;
+    return L.up + (uint64_t)(j * k) + read_wide_bits(data, L.start + (uint64_t)((j - 1) * L.w_fp), L.w_fp);
+  }
+  // Value of rank `rank`, whose one is at bit p.
+  __device__ __forceinline__ int64_t value(const List& L, uint64_t p, int64_t rank) const {
+    const uint64_t high = p - L.up - (uint64_t)rank;
+    return (int64_t)((high << L.l) | read_bits(data, L.lo + (uint64_t)(rank * L.l), L.l));
+  }
+
+  template <class F>
+  __device__ __forceinline__ void for_each(int64_t v, int64_t first, int64_t begin, int64_t end,
+                                           F&& f) const {
+    if (begin >= end) return;  // rank `begin` must exist: the scan below counts ones up to it
+    const List L = list(v);
+    int64_t rank = begin / k * k;
+    const uint64_t from = pointed_one(L, begin / k);
     uint64_t w = from >> 5;
     uint32_t word = data[w] & (0xFFFFFFFFu << (from & 31));  // bits before `from` are not uppers
     // Skip to rank `begin`: whole words by popcount, then the lowest ones of its word.  The list
@@ -79,8 +106,42 @@ struct EfView {
       while (!word) word = data[++w];
       const uint64_t p = (w << 5) + (uint64_t)(__ffs(word) - 1);
       word &= word - 1;
-      const uint64_t high = p - up - (uint64_t)rank;
-      f(first + rank, (int64_t)((high << l) | read_bits(data, lo + (uint64_t)(rank * l), l)));
+      f(first + rank, value(L, p, rank));
+    }
+  }
+
+  // Called by all 32 lanes of a warp with the same arguments; each rank goes to one lane.
+  template <class F>
+  __device__ __forceinline__ void warp_for_each(int64_t v, int64_t first, int64_t begin,
+                                                int64_t end, F&& f) const {
+    if (begin >= end) return;
+    const List L = list(v);
+    const unsigned lane = lane_id();
+    int64_t rank = begin / k * k;  // rank of the first one of the window
+    const uint64_t from = pointed_one(L, begin / k);
+    const uint64_t last = (L.stop - 1) >> 5;  // the list's last word: lanes past it load nothing
+    for (uint64_t w = from >> 5; rank < end; w += WARP) {
+      // Lane i holds word w + i.  Ones of the next list in the last word only follow the n
+      // ones of this one, so they never get a wanted rank.
+      const uint64_t mine = w + lane;
+      uint32_t word = mine <= last ? data[mine] : 0u;
+      if (mine == from >> 5) word &= 0xFFFFFFFFu << (from & 31);  // bits before `from`
+      const int count = __popc(word);
+      const int through = warp_inclusive_sum(count);  // ones in words w .. w + lane
+      const int ones = __shfl_sync(FULL_WARP, through, WARP - 1);
+      // The window holds ranks rank .. rank + ones - 1; lanes take the wanted ones 32 at a time.
+      const int64_t from_rank = max(begin, rank), to_rank = min(end, rank + ones);
+      for (int64_t r = from_rank + lane; r - lane < to_rank; r += WARP) {
+        const int target = (int)(r - rank);  // among the window's ones
+        const int holder = warp_upper_bound(through, target);
+        const uint32_t held = __shfl_sync(FULL_WARP, word, holder);
+        const int before = __shfl_sync(FULL_WARP, through - count, holder);
+        if (r < to_rank) {
+          const uint64_t p = ((w + (uint64_t)holder) << 5) + (uint64_t)select_in_word(held, target - before);
+          f(first + r, value(L, p, r));
+        }
+      }
+      rank += ones;
     }
   }
 };

@@ -1,6 +1,8 @@
 // Device view of the `fl` layout (buffers, bit order and padding: formats/fixed_length.py).
 // Random access: entry k of a stream of width w is the field at bit k * w (fields wider than
-// 32 bits are read as their low 32 bits and the rest), so every rank is a valid start.
+// 32 bits are read as their low 32 bits and the rest), so every rank is a valid start.  In
+// warp_for_each lane i takes ranks begin + i, begin + i + 32, ...: the warp reads 32 consecutive
+// fields, i.e. 32 * w consecutive bits, with coalesced loads.
 #pragma once
 #include "kernels/bits.cuh"
 
@@ -28,6 +30,12 @@ struct FlView {
   __device__ __forceinline__ void for_each(int64_t v, int64_t first, int64_t begin, int64_t end,
                                            F&& f) const {
     for (int64_t r = begin; r < end; ++r) f(first + r, field(indices, first + r, index_width));
+  }
+  template <class F>
+  __device__ __forceinline__ void warp_for_each(int64_t v, int64_t first, int64_t begin,
+                                                int64_t end, F&& f) const {
+    for (int64_t r = begin + lane_id(); r < end; r += WARP)
+      f(first + r, field(indices, first + r, index_width));
   }
 };
 

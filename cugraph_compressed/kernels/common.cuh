@@ -22,7 +22,32 @@ __device__ __forceinline__ I upper_bound(const T* a, I lo, I hi, T x) {
   return lo;
 }
 
+constexpr int WARP = 32;
+constexpr unsigned FULL_WARP = 0xFFFFFFFFu;
+
 __device__ __forceinline__ unsigned lane_id() { return threadIdx.x & 31u; }
+
+// Inclusive prefix sum of `x` over the lanes of a converged warp (all 32 lanes call it).
+__device__ __forceinline__ int warp_inclusive_sum(int x) {
+#pragma unroll
+  for (int d = 1; d < WARP; d *= 2) {
+    const int up = __shfl_up_sync(FULL_WARP, x, d);
+    if (lane_id() >= (unsigned)d) x += up;
+  }
+  return x;
+}
+
+// The first lane whose `sorted` (non-decreasing over the lanes) is greater than this lane's `x`,
+// 31 when none is: a binary search by shuffles, every lane its own x (all 32 lanes call it).
+__device__ __forceinline__ int warp_upper_bound(int sorted, int x) {
+  int lane = 0;
+#pragma unroll
+  for (int step = 16; step; step >>= 1) {
+    const int probe = __shfl_sync(FULL_WARP, sorted, lane + step - 1);
+    if (probe <= x) lane += step;
+  }
+  return lane;
+}
 
 __device__ __forceinline__ unsigned lanemask_lt() {
   unsigned mask;

@@ -35,13 +35,16 @@
 struct ShimDim3 { unsigned x = 0, y = 0, z = 0; };
 inline thread_local ShimDim3 threadIdx, blockIdx, blockDim{1, 1, 1}, gridDim{1, 1, 1};
 
+// Lanes exchange values through two sets of slots used in turn: a lane can write the next
+// exchange's set only after the barrier that every lane reaches once done reading it.
 struct ShimWarp {
   explicit ShimWarp(std::ptrdiff_t lanes) : barrier(lanes) {}
   std::barrier<> barrier;
-  uint64_t slots[32] = {};
+  uint64_t slots[2][32] = {};
 };
 inline std::barrier<>* shim_block_barrier = nullptr;  // set while a block runs
 inline thread_local ShimWarp* shim_warp = nullptr;     // this thread's warp while a block runs
+inline thread_local unsigned shim_exchanges = 0;       // exchanges this lane took part in
 
 // Runs kernel() as `grid` blocks of `block` threads, one block at a time.
 template <class Kernel>
@@ -59,6 +62,7 @@ inline void shim_launch(unsigned grid, unsigned block, Kernel&& kernel) {
         blockDim.x = block;
         gridDim.x = grid;
         shim_warp = &warps[t / 32];
+        shim_exchanges = 0;
         kernel();
       });
     for (auto& thread : threads) thread.join();
@@ -82,17 +86,23 @@ inline bool shim_lone(unsigned mask) {
   return false;
 }
 
+// Writes `value` to this lane's slot of the current set and waits for the whole warp; the set
+// stays readable until the lane's next exchange.
+inline uint64_t* shim_publish(uint64_t value) {
+  uint64_t* slots = shim_warp->slots[shim_exchanges++ & 1];
+  slots[shim_lane()] = value;
+  shim_warp->barrier.arrive_and_wait();
+  return slots;
+}
+
 // Every lane of the warp publishes `value`; each gets lane `src`'s.
 inline uint64_t shim_exchange(unsigned mask, uint64_t value, unsigned src) {
   if (shim_lone(mask)) {
     if (src != shim_lane()) std::abort();  // reading a lane outside the mask
     return value;
   }
-  shim_warp->slots[shim_lane()] = value;
-  shim_warp->barrier.arrive_and_wait();
-  const uint64_t got = shim_warp->slots[src];
-  shim_warp->barrier.arrive_and_wait();  // nobody overwrites a slot before every lane read it
-  return got;
+  uint64_t* slots = shim_publish(value);
+  return slots[src];
 }
 
 template <typename T>
@@ -127,11 +137,9 @@ inline T __shfl_up_sync(unsigned mask, T value, unsigned delta, int width = 32) 
 inline unsigned __ballot_sync(unsigned mask, int predicate) {
   const unsigned mine = predicate ? 1u << shim_lane() : 0u;
   if (shim_lone(mask)) return mine;
-  shim_warp->slots[shim_lane()] = mine;
-  shim_warp->barrier.arrive_and_wait();
+  const uint64_t* slots = shim_publish(mine);
   unsigned votes = 0;
-  for (uint64_t vote : shim_warp->slots) votes |= (unsigned)vote;
-  shim_warp->barrier.arrive_and_wait();
+  for (int lane = 0; lane < 32; ++lane) votes |= (unsigned)slots[lane];
   return votes;
 }
 

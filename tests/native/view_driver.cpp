@@ -1,13 +1,18 @@
 // Runs a device view's decoder on the CPU (see cuda_host_shim.h), every buffer in an allocation
-// of exactly its size, so AddressSanitizer reports any read past a layout's buffers.  Mode 0
-// decodes each vertex's list item by item in one thread; mode 1 runs the traversal core as the
-// GPU kernels do (count_items, a prefix sum, for_each_item with BLOCK threads per tile).  Mode
-// -1 (stdin holds nothing else) checks the shim's warp collectives instead.
+// of exactly its size, so AddressSanitizer reports any read past a layout's buffers.  Modes:
+//   0  each vertex's list, item after item of `item size` ranks, by for_each in one thread;
+//   1  the traversal core as the GPU kernels run it: the lists of degree < `warp degree` in
+//      items of `item size` (count_items, a prefix sum, for_each_item with BLOCK threads per
+//      tile, for_each), the others in items of `warp item size` (for_each_warp_item, BLOCK / 32
+//      warps per tile, warp_for_each);
+//   2  each vertex's list, item after item of `warp item size` ranks, by warp_for_each in one
+//      warp of 32 lanes;
+//  -1  (stdin holds nothing else) the shim's warp collectives.
 //
 // stdin (little-endian int64 unless said): mode; view index; buffer count, then per buffer its
 // byte size and bytes (padded to 8); word count, then per word a tag (0 scalar, 1 buffer) and
-// the scalar or the buffer index; edge count; item size; `all` (mode 1: the vertex set is every
-// vertex); vertex count and the vertices.
+// the scalar or the buffer index; edge count; item size; warp item size; warp degree; `all`
+// (mode 1: the vertex set is every vertex); vertex count and the vertices.
 // stdout (int64): chunk_size(); per vertex first_edge and degree; per property slot the
 // neighbour written there (-1 if none) and how many times it was written.
 #include "cuda_host_shim.h"
@@ -32,22 +37,50 @@ static void put(const std::vector<int64_t>& values) {
   if (!values.empty()) std::fwrite(values.data(), 8, values.size(), stdout);
 }
 
-// Every item of the vertex set, as the GPU kernels see them: tile after tile, BLOCK threads each.
+struct Items {
+  int64_t size, min_degree, max_degree;
+};
+
+// The vertex set's items of lists with degree in [min_degree, max_degree): their counts (one
+// thread, stride 1), prefix-summed; calls launch(scan, total).
+template <class View, class Launch>
+static void with_items(const View& g, const long long* vertices, int all, int64_t n,
+                       const Items& items, Launch&& launch) {
+  std::vector<int64_t> scan(n);
+  cgc::count_items_impl(g, vertices, all, n, items.size, items.min_degree, items.max_degree,
+                        scan.data());
+  std::partial_sum(scan.begin(), scan.end(), scan.begin());
+  launch(scan.data(), n ? scan[n - 1] : (int64_t)0);
+}
+
+// Every item of the vertex set, as the GPU kernels see them: short lists tile after tile of
+// BLOCK threads, one item each; long ones tile after tile of BLOCK / 32 warps, one item each.
 template <class View, class F>
 static void traverse(const View& g, const long long* vertices, int all, int64_t n,
-                     int64_t item_size, F&& f) {
-  std::vector<int64_t> scan(n);
-  cgc::count_items_impl(g, vertices, all, n, item_size, scan.data());  // one thread, stride 1
-  std::partial_sum(scan.begin(), scan.end(), scan.begin());
-  const int64_t total = n ? scan[n - 1] : 0;
-  const int64_t tile = cgc::BLOCK * cgc::ITEMS, tiles = (total + tile - 1) / tile;
-  shim_launch((unsigned)tiles, cgc::BLOCK, [&] {
-    cgc::for_each_item(g, vertices, all, scan.data(), n, total, item_size, f);
+                     const Items& thread_items, const Items& warp_items, F&& f) {
+  with_items(g, vertices, all, n, thread_items, [&](const int64_t* scan, int64_t total) {
+    const int64_t tile = cgc::BLOCK * cgc::ITEMS;
+    shim_launch((unsigned)((total + tile - 1) / tile), cgc::BLOCK, [&] {
+      cgc::for_each_item(g, vertices, all, scan, n, total, thread_items.size,
+                         [&](int64_t, int64_t u, int64_t first, int64_t begin, int64_t end) {
+                           g.for_each(u, first, begin, end, f);
+                         });
+    });
+  });
+  with_items(g, vertices, all, n, warp_items, [&](const int64_t* scan, int64_t total) {
+    const int64_t tile = cgc::WARPS * cgc::ITEMS;
+    shim_launch((unsigned)((total + tile - 1) / tile), cgc::BLOCK, [&] {
+      cgc::for_each_warp_item(g, vertices, all, scan, n, total, warp_items.size,
+                              [&](int64_t, int64_t u, int64_t first, int64_t begin, int64_t end) {
+                                g.warp_for_each(u, first, begin, end, f);
+                              });
+    });
   });
 }
 
 template <class View>
-static void run(int64_t mode, const uint64_t* args, int64_t num_edges, int64_t item_size, int all,
+static void run(int64_t mode, const uint64_t* args, int64_t num_edges, int64_t item_size,
+                int64_t warp_item_size, int64_t warp_degree, int all,
                 const std::vector<long long>& vertices) {
   const View g = View::load(args);
   std::vector<int64_t> head{g.chunk_size()}, firsts, degrees;
@@ -65,11 +98,16 @@ static void run(int64_t mode, const uint64_t* args, int64_t num_edges, int64_t i
     for (size_t i = 0; i < vertices.size(); ++i)
       for (int64_t begin = 0; begin < degrees[i]; begin += item_size)
         g.for_each(vertices[i], firsts[i], begin, std::min(begin + item_size, degrees[i]), record);
+  } else if (mode == 1) {
+    traverse(g, vertices.data(), all, (int64_t)vertices.size(), Items{item_size, 0, warp_degree},
+             Items{warp_item_size, warp_degree, INT64_MAX}, record);
   } else {
-    traverse(g, vertices.data(), all, (int64_t)vertices.size(), item_size,
-             [&](int64_t, int64_t u, int64_t first, int64_t begin, int64_t end) {
-               g.for_each(u, first, begin, end, record);
-             });
+    shim_launch(1, cgc::WARP, [&] {
+      for (size_t i = 0; i < vertices.size(); ++i)
+        for (int64_t begin = 0; begin < degrees[i]; begin += warp_item_size)
+          g.warp_for_each(vertices[i], firsts[i], begin,
+                          std::min(begin + warp_item_size, degrees[i]), record);
+    });
   }
   put(head);
   put(firsts);
@@ -121,12 +159,14 @@ int main() {
     const int64_t tag = next(), value = next();
     word = tag ? (uint64_t)(uintptr_t)buffers.at(value) : (uint64_t)value;
   }
-  const int64_t num_edges = next(), item_size = next();
+  const int64_t num_edges = next(), item_size = next(), warp_item_size = next();
+  const int64_t warp_degree = next();
   const int all = (int)next();
   std::vector<long long> vertices(next());
   for (auto& v : vertices) v = next();
   for_view(view, [&](auto* tag) {
-    run<std::remove_pointer_t<decltype(tag)>>(mode, args.data(), num_edges, item_size, all, vertices);
+    run<std::remove_pointer_t<decltype(tag)>>(mode, args.data(), num_edges, item_size,
+                                              warp_item_size, warp_degree, all, vertices);
   });
   for (void* buffer : buffers) std::free(buffer);
   return 0;
