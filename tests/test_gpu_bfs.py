@@ -95,6 +95,23 @@ def test_bfs_matches_cugraph_on_shared_graphs(case, layout):
     check_bfs_against_cugraph(name, directed, result)  # our graph is freed before cuGraph's is built
 
 
+#: Parameters that make warp items start mid-pointer (ef) and mid-segment (cgr).
+WARP_PARAMS = [("ef", {"k": 3, "block_size": 2}), ("cgr", {"code": "gamma", "segment_size": 4,
+                                                            "min_interval_length": 2})]
+
+
+@pytest.mark.parametrize("layout, params", WARP_PARAMS, ids=[f"{f}-{p}" for f, p in WARP_PARAMS])
+def test_long_lists_through_warps_with_odd_parameters(layout, params):
+    """Lists of at least a warp item go through warp_for_each: a hub of 20,000 and lists of a
+    few thousand, with chunk sizes that are not powers of two or are below 32."""
+    rng = np.random.default_rng(29)
+    n = 50_000
+    hubs = pd.DataFrame({"source": np.repeat(np.arange(5, dtype=np.int32), [20_000, 3000, 1500, 1100, 1024]),
+                         "destination": rng.integers(0, n, 26_624, dtype=np.int32)})
+    df = pd.concat([hubs, random_edges(n, 100_000, 30, dtype=np.int32)], ignore_index=True)
+    compare_with_cugraph(df, False, 0, renumber=False, format=layout, **params)
+
+
 def test_non_contiguous_int64_ids_renumbered():
     base = random_edges(3000, 20000, 25)
     df = pd.DataFrame({"source": base["source"] * 7919 + 2**35, "destination": base["destination"] * 7919 + 2**35})

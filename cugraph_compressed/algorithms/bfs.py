@@ -12,7 +12,8 @@ import numpy as np
 
 from .._backend import HOST, device_allocations
 from ._common import check_graph, cugraph_module as _cugraph, vertex_sentinel
-from ._device import Module, Traversal, layout_item_size, order_frontier
+from ._device import (ALL_DEGREES, Module, Traversal, layout_item_size, order_frontier,
+                      warp_item_size)
 from .registry import require
 
 def bfs(G, start=None, depth_limit=None, i_start=None, directed=None, return_predecessors=True):
@@ -103,11 +104,17 @@ def bfs_host(layout, sources, depth_limit, dtype):
 MODULE = Module("bfs.cu", {
     "seed": ("bfs_seed<{vertex}>", False, False),
     "expand": ("bfs_expand<{view}, {vertex}>", False, True),
+    "expand_warps": ("bfs_expand_warps<{view}, {vertex}>", False, True),
 })
 
 
 def bfs_device(layout, sources, depth_limit, dtype):
-    """Level-synchronous BFS on the GPU over the layout's device view; returns (dist, pred)."""
+    """Level-synchronous BFS on the GPU over the layout's device view; returns (dist, pred).
+
+    Each level expands the frontier in two launches over the same frontier: lists shorter than
+    a warp item (``warp_item_size``: at least ``WARP_ITEM_RANKS`` ranks) one item per thread,
+    where a thread decodes its item alone, and longer lists one item per warp, whose 32 lanes
+    decode it together (coalesced reads, no long sequential decode holding up a warp)."""
     import cupy as cp
 
     dtype = np.dtype(dtype)
@@ -122,19 +129,23 @@ def bfs_device(layout, sources, depth_limit, dtype):
     sources = cp.asarray(sources, dtype=dtype)
     MODULE.kernel("seed", vertex=dtype)(*run.grid(sources.size),
                                          (sources, np.int64(sources.size), visited, dist, frontier, size))
-    expand = MODULE.kernel("expand", view=run.view_type, vertex=dtype)
-    item_size = layout_item_size(layout)
+    long_list = warp_item_size(layout)
+    passes = [  # (kernel, item size, degrees, one item per warp)
+        (MODULE.kernel("expand", view=run.view_type, vertex=dtype), layout_item_size(layout),
+         (0, long_list), False),
+        (MODULE.kernel("expand_warps", view=run.view_type, vertex=dtype), long_list,
+         (long_list, ALL_DEGREES[1]), True),
+    ]
     count = int(size.get()[0])
     level = 0
     while count and (depth_limit is None or level < depth_limit):
         order_frontier(frontier, count)
-        scan, total = run.items(frontier, count, item_size)
-        if total == 0:
-            break
         size.fill(0)
         level += 1
-        run.launch(expand, frontier, count, scan, total, item_size, visited, dist, pred,
-                   following, size, dtype.type(level))
+        for kernel, item_size, degrees, per_warp in passes:
+            scan, total = run.items(frontier, count, item_size, degrees)
+            run.launch(kernel, frontier, count, scan, total, item_size, visited, dist, pred,
+                       following, size, dtype.type(level), per_warp=per_warp)
         count = int(size.get()[0])
         frontier, following = following, frontier
     return dist, pred
