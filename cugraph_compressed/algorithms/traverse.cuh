@@ -45,7 +45,8 @@ __device__ void count_items_impl(const View& g, const D* vertices, int all, int6
   const int64_t stride = (int64_t)gridDim.x * blockDim.x;
   for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += stride) {
     const int64_t degree = g.degree(member(vertices, all, i));
-    counts[i] = degree >= min_degree && degree < max_degree ? (degree + item_size - 1) / item_size : 0;
+    const bool in_range = degree >= min_degree && degree < max_degree;
+    counts[i] = in_range ? (degree + item_size - 1) / item_size : 0;
   }
 }
 

@@ -156,7 +156,8 @@ struct CgrView {
     if (begin >= end) return;  // an empty list has no bits, not even a header
     const List L = list(v, first_edge(v + 1) - first);
     uint64_t after = L.intervals;  // the end of the intervals, once walked
-    if (walks_intervals(L, begin)) after = intervals<1>(v, first, after, begin, min(end, L.E), 0, f);
+    if (walks_intervals(L, begin))
+      after = intervals<1>(v, first, after, begin, min(end, L.E), 0, f);
     if (end <= L.E) return;
     const int64_t j0 = max(begin, L.E) - L.E, s = j0 / seg;
     residuals(v, first, L.E, segment(L, s, after), s * seg, j0, end - L.E, f);

@@ -38,7 +38,8 @@ struct CsrView {
   template <class F>
   __device__ __forceinline__ void warp_for_each(int64_t v, int64_t first, int64_t begin,
                                                 int64_t end, F&& f) const {
-    for (int64_t r = begin + lane_id(); r < end; r += WARP) f(first + r, (int64_t)indices[first + r]);
+    for (int64_t r = begin + lane_id(); r < end; r += WARP)
+      f(first + r, (int64_t)indices[first + r]);
   }
 };
 

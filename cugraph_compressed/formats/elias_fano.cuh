@@ -76,7 +76,8 @@ struct EfView {
   // w_fp) holds its position - up - j * k.
   __device__ __forceinline__ uint64_t pointed_one(const List& L, int64_t j) const {
     if (!j) return L.up;
-    return L.up + (uint64_t)(j * k) + read_wide_bits(data, L.start + (uint64_t)((j - 1) * L.w_fp), L.w_fp);
+    const uint64_t pointer = L.start + (uint64_t)((j - 1) * L.w_fp);
+    return L.up + (uint64_t)(j * k) + read_wide_bits(data, pointer, L.w_fp);
   }
   // Value of rank `rank`, whose one is at bit p.
   __device__ __forceinline__ int64_t value(const List& L, uint64_t p, int64_t rank) const {
@@ -121,8 +122,8 @@ struct EfView {
     const uint64_t from = pointed_one(L, begin / k);
     const uint64_t last = (L.stop - 1) >> 5;  // the list's last word: lanes past it load nothing
     for (uint64_t w = from >> 5; rank < end; w += WARP) {
-      // Lane i holds word w + i.  Ones of the next list in the last word only follow the n
-      // ones of this one, so they never get a wanted rank.
+      // Lane i holds word w + i.  The next list's bits in the last word follow this list's n
+      // ones, so none of their ones gets a wanted rank.
       const uint64_t mine = w + lane;
       uint32_t word = mine <= last ? data[mine] : 0u;
       if (mine == from >> 5) word &= 0xFFFFFFFFu << (from & 31);  // bits before `from`
@@ -137,7 +138,8 @@ struct EfView {
         const uint32_t held = __shfl_sync(FULL_WARP, word, holder);
         const int before = __shfl_sync(FULL_WARP, through - count, holder);
         if (r < to_rank) {
-          const uint64_t p = ((w + (uint64_t)holder) << 5) + (uint64_t)select_in_word(held, target - before);
+          const int bit = select_in_word(held, target - before);
+          const uint64_t p = ((w + (uint64_t)holder) << 5) + (uint64_t)bit;
           f(first + r, value(L, p, r));
         }
       }

@@ -52,7 +52,8 @@ inline void shim_launch(unsigned grid, unsigned block, Kernel&& kernel) {
   for (unsigned b = 0; b < grid; ++b) {
     std::barrier<> barrier(block);
     std::deque<ShimWarp> warps;
-    for (unsigned lane0 = 0; lane0 < block; lane0 += 32) warps.emplace_back(std::min(32u, block - lane0));
+    for (unsigned lane0 = 0; lane0 < block; lane0 += 32)
+      warps.emplace_back(std::min(32u, block - lane0));
     shim_block_barrier = &barrier;
     std::vector<std::thread> threads;
     for (unsigned t = 0; t < block; ++t)
