@@ -3,29 +3,68 @@
 // it is marked in the `far` bitmap.  When the near pile runs dry, sssp_promote moves the far
 // vertices below the next split into the near frontier.  A final pass names a predecessor for
 // every reached vertex.  Weights are non-negative (checked by the driver), so atomic minima on the
-// bits of the distances are atomic minima of the values.
+// bits of the distances are atomic minima of the values.  Both passes over lists run short lists
+// one item per thread and long ones one item per warp (sssp.py says where the cut lies), with
+// the same per-edge routine.
 #include "algorithms/traverse.cuh"
 
+// Relaxing the edge (u, v) at `slot` from u's distance du: a smaller distance below the cutoff
+// is kept by atomic minimum; the thread that lowered it queues v in the near frontier (below
+// `split`, once per round through the `queued` bitmap) or marks it far.
+template <typename D, typename W>
+struct Relax {
+  const W* weights;
+  W cutoff;
+  W split;
+  W* dist;
+  uint32_t* queued;
+  uint32_t* far;
+  D* next;
+  unsigned long long* next_size;
+
+  __device__ __forceinline__ void operator()(W du, int64_t slot, int64_t v) const {
+    const W candidate = du + weights[slot];
+    if (!(candidate < cutoff && candidate < dist[v] &&
+          candidate < cgc::atomic_min_nonneg(dist + v, candidate)))
+      return;
+    const uint32_t bit = 1u << (v & 31);
+    if (candidate >= split)
+      atomicOr(far + (v >> 5), bit);
+    else if (!(atomicOr(queued + (v >> 5), bit) & bit))
+      cgc::append((D)v, next, next_size);
+  }
+};
+
+// Frontier lists cut into items of one thread each.
 template <class View, typename D, typename W>
 __global__ void __launch_bounds__(cgc::BLOCK)
 sssp_relax(const uint64_t* view, const D* frontier, const int64_t* scan, int64_t n, int64_t total,
            int64_t item_size, const W* weights, W cutoff, W split, W* dist, uint32_t* queued,
            uint32_t* far, D* next, unsigned long long* next_size) {
   const View g = View::load(view);
+  const Relax<D, W> relax{weights, cutoff, split, dist, queued, far, next, next_size};
   cgc::for_each_item(g, frontier, 0, scan, n, total, item_size,
                      [&](int64_t, int64_t u, int64_t first, int64_t begin, int64_t end) {
     const W du = dist[u];
-    g.for_each(u, first, begin, end, [&](int64_t slot, int64_t v) {
-      const W candidate = du + weights[slot];
-      if (!(candidate < cutoff && candidate < dist[v] &&
-            candidate < cgc::atomic_min_nonneg(dist + v, candidate)))
-        return;
-      const uint32_t bit = 1u << (v & 31);
-      if (candidate >= split)
-        atomicOr(far + (v >> 5), bit);
-      else if (!(atomicOr(queued + (v >> 5), bit) & bit))
-        cgc::append((D)v, next, next_size);
-    });
+    g.for_each(u, first, begin, end, [&](int64_t slot, int64_t v) { relax(du, slot, v); });
+  });
+}
+
+// Long frontier lists cut into items of one warp each, decoded by its 32 lanes together.  Each
+// lane reads du itself: while another item lowers dist[u] lanes may read different values, as
+// the items of one list may in sssp_relax; each is a path length, and whoever lowered it queued
+// u (or marked it far) to be relaxed again.  No collective depends on du.
+template <class View, typename D, typename W>
+__global__ void __launch_bounds__(cgc::BLOCK)
+sssp_relax_warps(const uint64_t* view, const D* frontier, const int64_t* scan, int64_t n,
+                 int64_t total, int64_t item_size, const W* weights, W cutoff, W split, W* dist,
+                 uint32_t* queued, uint32_t* far, D* next, unsigned long long* next_size) {
+  const View g = View::load(view);
+  const Relax<D, W> relax{weights, cutoff, split, dist, queued, far, next, next_size};
+  cgc::for_each_warp_item(g, frontier, 0, scan, n, total, item_size,
+                          [&](int64_t, int64_t u, int64_t first, int64_t begin, int64_t end) {
+    const W du = dist[u];
+    g.warp_for_each(u, first, begin, end, [&](int64_t slot, int64_t v) { relax(du, slot, v); });
   });
 }
 
@@ -67,18 +106,47 @@ sssp_unqueue(const D* frontier, int64_t n, uint32_t* queued) {
 
 // pred[v] = some u with dist[u] + w(u, v) == dist[v]: the relaxation computed dist[v] exactly
 // that way for at least one in-edge, so every reached vertex but the source gets one.
+template <typename D, typename W>
+struct NamePredecessor {
+  const W* weights;
+  const W* dist;
+  int64_t source;
+  D* pred;
+
+  __device__ __forceinline__ void operator()(int64_t u, W du, int64_t slot, int64_t v) const {
+    if (v != source && du + weights[slot] == dist[v]) pred[v] = (D)u;
+  }
+};
+
+// Every list cut into items of one thread each (the lists shorter than a warp item).
 template <class View, typename D, typename W>
 __global__ void __launch_bounds__(cgc::BLOCK)
 sssp_predecessors(const uint64_t* view, const D* unused, const int64_t* scan, int64_t n,
                   int64_t total, int64_t item_size, const W* weights, const W* dist, W unreached,
                   int64_t source, D* pred) {
   const View g = View::load(view);
+  const NamePredecessor<D, W> name{weights, dist, source, pred};
   cgc::for_each_item(g, unused, 1, scan, n, total, item_size,
                      [&](int64_t, int64_t u, int64_t first, int64_t begin, int64_t end) {
     const W du = dist[u];
     if (du == unreached) return;
-    g.for_each(u, first, begin, end, [&](int64_t slot, int64_t v) {
-      if (v != source && du + weights[slot] == dist[v]) pred[v] = (D)u;
-    });
+    g.for_each(u, first, begin, end, [&](int64_t slot, int64_t v) { name(u, du, slot, v); });
+  });
+}
+
+// The long lists cut into items of one warp each (its lanes read the same du, so an unreached
+// owner sends the whole warp on to its next item).
+template <class View, typename D, typename W>
+__global__ void __launch_bounds__(cgc::BLOCK)
+sssp_predecessors_warps(const uint64_t* view, const D* unused, const int64_t* scan, int64_t n,
+                        int64_t total, int64_t item_size, const W* weights, const W* dist,
+                        W unreached, int64_t source, D* pred) {
+  const View g = View::load(view);
+  const NamePredecessor<D, W> name{weights, dist, source, pred};
+  cgc::for_each_warp_item(g, unused, 1, scan, n, total, item_size,
+                          [&](int64_t, int64_t u, int64_t first, int64_t begin, int64_t end) {
+    const W du = dist[u];
+    if (du == unreached) return;
+    g.warp_for_each(u, first, begin, end, [&](int64_t slot, int64_t v) { name(u, du, slot, v); });
   });
 }

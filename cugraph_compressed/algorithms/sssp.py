@@ -10,7 +10,8 @@ import numpy as np
 
 from .._backend import HOST, device_allocations, is_scalar
 from ._common import check_graph, cugraph_module as _cugraph
-from ._device import Module, Traversal, layout_item_size, order_frontier
+from ._device import (ALL_DEGREES, Module, Traversal, layout_item_size, order_frontier,
+                      warp_item_size)
 from .registry import require
 
 
@@ -134,9 +135,11 @@ def sssp_host(layout, weights, source: int, cutoff=None):
 
 MODULE = Module("sssp.cu", {
     "relax": ("sssp_relax<{view}, {vertex}, {weight}>", True, True),
+    "relax_warps": ("sssp_relax_warps<{view}, {vertex}, {weight}>", True, True),
     "promote": ("sssp_promote<{vertex}, {weight}>", True, False),
     "unqueue": ("sssp_unqueue<{vertex}>", False, False),
     "predecessors": ("sssp_predecessors<{view}, {vertex}, {weight}>", True, True),
+    "predecessors_warps": ("sssp_predecessors_warps<{view}, {vertex}, {weight}>", True, True),
 })
 BUCKET_EDGES = 4  # the near pile spans about this many mean edge weights per mean degree
 
@@ -156,14 +159,22 @@ def bucket_width(weights, num_vertices: int) -> float:
 
 def sssp_device(layout, weights, source: int, cutoff, vertex_dtype):
     """Near-far shortest paths on the GPU in the weight dtype; returns (dist with inf for
-    unreachable, pred)."""
+    unreachable, pred).
+
+    Both passes over lists (each round's relaxation of the near frontier, the final
+    predecessor pass over all vertices) run in two launches, as BFS's levels do: lists shorter
+    than a warp item (``warp_item_size``) one item per thread, longer lists one item per warp."""
     import cupy as cp
 
     wtype = np.dtype(weights.dtype)
     vtype = np.dtype(vertex_dtype)
     run = Traversal(layout, vtype)
     n = layout.num_vertices
-    item_size = layout_item_size(layout)
+    long_list = warp_item_size(layout)
+    splits = [  # (item size, degrees, one item per warp): the launches of a pass over lists
+        (layout_item_size(layout), (0, long_list), False),
+        (long_list, (long_list, ALL_DEGREES[1]), True),
+    ]
     dist = cp.full(n, np.inf, dtype=wtype)
     dist[source] = 0
     words = (n + 31) // 32
@@ -175,7 +186,8 @@ def sssp_device(layout, weights, source: int, cutoff, vertex_dtype):
     least = cp.empty(1, dtype=wtype)
     limit = wtype.type(np.inf if cutoff is None else cutoff)
     width = wtype.type(bucket_width(weights, n))
-    relax = MODULE.kernel("relax", view=run.view_type, vertex=vtype, weight=wtype)
+    relax = [MODULE.kernel(name, view=run.view_type, vertex=vtype, weight=wtype)
+             for name in ("relax", "relax_warps")]
     promote = MODULE.kernel("promote", vertex=vtype, weight=wtype)
     unqueue = MODULE.kernel("unqueue", vertex=vtype)
 
@@ -193,10 +205,11 @@ def sssp_device(layout, weights, source: int, cutoff, vertex_dtype):
         while count:
             unqueue(*run.grid(count), (frontier, np.int64(count), queued))
             order_frontier(frontier, count)
-            scan, total = run.items(frontier, count, item_size)
             size.fill(0)
-            run.launch(relax, frontier, count, scan, total, item_size, weights, limit, split, dist,
-                       queued, far, following, size)
+            for kernel, (item_size, degrees, per_warp) in zip(relax, splits):
+                scan, total = run.items(frontier, count, item_size, degrees)
+                run.launch(kernel, frontier, count, scan, total, item_size, weights, limit, split,
+                           dist, queued, far, following, size, per_warp=per_warp)
             count = int(size.get()[0])
             frontier, following = following, frontier
         # The near pile is empty: the next one spans [split, split + width), or starts at the
@@ -209,8 +222,9 @@ def sssp_device(layout, weights, source: int, cutoff, vertex_dtype):
         else:
             split = split + width
     pred = cp.full(n, -1, dtype=vtype)
-    scan, total = run.items(None, n, item_size)
-    run.launch(MODULE.kernel("predecessors", view=run.view_type, vertex=vtype, weight=wtype),
-               None, n, scan, total, item_size, weights, dist, wtype.type(np.inf),
-               np.int64(source), pred)
+    for name, (item_size, degrees, per_warp) in zip(("predecessors", "predecessors_warps"), splits):
+        scan, total = run.items(None, n, item_size, degrees)
+        run.launch(MODULE.kernel(name, view=run.view_type, vertex=vtype, weight=wtype), None, n,
+                   scan, total, item_size, weights, dist, wtype.type(np.inf), np.int64(source),
+                   pred, per_warp=per_warp)
     return dist, pred
