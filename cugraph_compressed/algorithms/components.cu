@@ -1,7 +1,9 @@
 // Weakly connected components by hooking with compare-and-swap (as in ECL-CC): one pass over
 // the edges links the trees of both ends, always the larger root under the smaller, so after
 // the pass and a final compression every vertex points at the smallest vertex of its
-// component.  Each undirected edge is stored both ways; only u < v is processed.
+// component.  Each undirected edge is stored both ways; only u < v is processed.  Short lists
+// go one item per thread, long ones one item per warp (components.py says where the cut lies),
+// with the same hooking routine.
 #include "algorithms/traverse.cuh"
 
 template <typename D>
@@ -16,26 +18,49 @@ __device__ __forceinline__ D find_root(D* parent, D v) {
   return v;
 }
 
+// Hooking the edge (u, v), once per undirected edge (u < v): link the trees of both ends.
+template <typename D>
+struct Hook {
+  D* parent;
+
+  __device__ __forceinline__ void operator()(int64_t u, int64_t v) const {
+    if (v <= u) return;
+    D a = find_root(parent, (D)u), b = find_root(parent, (D)v);
+    while (a != b) {
+      if (a < b) { const D t = a; a = b; b = t; }  // hook the larger root a under b
+      const D seen = atomicCAS(reinterpret_cast<typename cgc::AtomicWord<D>::type*>(parent + a),
+                               (typename cgc::AtomicWord<D>::type)a,
+                               (typename cgc::AtomicWord<D>::type)b);
+      if (seen == a) break;
+      a = find_root(parent, (D)seen);
+      b = find_root(parent, b);
+    }
+  }
+};
+
+// The lists shorter than a warp item, cut into items of one thread each.
 template <class View, typename D>
 __global__ void __launch_bounds__(cgc::BLOCK)
 wcc_hook(const uint64_t* view, const D* unused, const int64_t* scan, int64_t n, int64_t total,
          int64_t item_size, D* parent) {
   const View g = View::load(view);
+  const Hook<D> hook{parent};
   cgc::for_each_item(g, unused, 1, scan, n, total, item_size,
                      [&](int64_t, int64_t u, int64_t first, int64_t begin, int64_t end) {
-    g.for_each(u, first, begin, end, [&](int64_t, int64_t v) {
-      if (v <= u) return;
-      D a = find_root(parent, (D)u), b = find_root(parent, (D)v);
-      while (a != b) {
-        if (a < b) { const D t = a; a = b; b = t; }  // hook the larger root a under b
-        const D seen = atomicCAS(reinterpret_cast<typename cgc::AtomicWord<D>::type*>(parent + a),
-                                 (typename cgc::AtomicWord<D>::type)a,
-                                 (typename cgc::AtomicWord<D>::type)b);
-        if (seen == a) break;
-        a = find_root(parent, (D)seen);
-        b = find_root(parent, b);
-      }
-    });
+    g.for_each(u, first, begin, end, [&](int64_t, int64_t v) { hook(u, v); });
+  });
+}
+
+// The long lists, cut into items of one warp each, decoded by its 32 lanes together.
+template <class View, typename D>
+__global__ void __launch_bounds__(cgc::BLOCK)
+wcc_hook_warps(const uint64_t* view, const D* unused, const int64_t* scan, int64_t n,
+               int64_t total, int64_t item_size, D* parent) {
+  const View g = View::load(view);
+  const Hook<D> hook{parent};
+  cgc::for_each_warp_item(g, unused, 1, scan, n, total, item_size,
+                          [&](int64_t, int64_t u, int64_t first, int64_t begin, int64_t end) {
+    g.warp_for_each(u, first, begin, end, [&](int64_t, int64_t v) { hook(u, v); });
   });
 }
 
