@@ -15,7 +15,8 @@ import pytest
 
 import cugraph_compressed as cgc
 from cugraph_compressed.formats import FORMATS
-from cugraph_compressed.algorithms._device import warp_item_size
+from cugraph_compressed.algorithms._device import layout_item_size, warp_item_size
+from cugraph_compressed.algorithms.pagerank import ITEM_RANKS
 from cugraph_compressed.generators import rmat_edgelist
 from cugraph_compressed.kernels import PACKAGE_ROOT
 from graphs import random_edges
@@ -74,19 +75,14 @@ class _Ref(int):
     pass
 
 
-THREAD, TRAVERSE, WARP = 0, 1, 2  # the driver's modes
+THREAD, TRAVERSE, WARP, PULL, PUSH = 0, 1, 2, 3, 4  # the driver's modes
 NEVER = 2**62  # a warp degree no list reaches
 
 
-def run_view(exe, layout, item_size, vertices=None, mode=THREAD, warp_item_size=32, warp_degree=NEVER):
-    """(chunk_size, first_edge, degree, neighbour by slot, writes by slot) from the C++ view,
-    decoding the lists of ``vertices`` (all when None) item by item in one thread (THREAD) or
-    one warp (WARP, items of ``warp_item_size``), or through the traversal core as the GPU
-    kernels do (TRAVERSE: lists of degree >= ``warp_degree`` in warp items)."""
+def _call(exe, layout, mode, item_size, warp_item_size, warp_degree, every, vertices):
+    """The driver's int64 output for one request (its stdin format: view_driver.cpp)."""
     buffers = _Buffers()
     words = layout.view_words(buffers)
-    every = vertices is None
-    vertices = np.arange(layout.num_vertices) if every else np.asarray(vertices)
     out = [mode, VIEW_TYPES.index(layout.view_type()), len(buffers.arrays)]
     blob = bytearray(struct.pack("<3q", *out))
     for array in buffers.arrays:
@@ -100,7 +96,17 @@ def run_view(exe, layout, item_size, vertices=None, mode=THREAD, warp_item_size=
     blob += vertices.astype("<i8").tobytes()
     done = subprocess.run([str(exe)], input=bytes(blob), capture_output=True, timeout=600)
     assert done.returncode == 0, done.stderr.decode(errors="replace")[-3000:]
-    values = np.frombuffer(done.stdout, dtype="<i8")
+    return np.frombuffer(done.stdout, dtype="<i8")
+
+
+def run_view(exe, layout, item_size, vertices=None, mode=THREAD, warp_item_size=32, warp_degree=NEVER):
+    """(chunk_size, first_edge, degree, neighbour by slot, writes by slot) from the C++ view,
+    decoding the lists of ``vertices`` (all when None) item by item in one thread (THREAD) or
+    one warp (WARP, items of ``warp_item_size``), or through the traversal core as the GPU
+    kernels do (TRAVERSE: lists of degree >= ``warp_degree`` in warp items)."""
+    every = vertices is None
+    vertices = np.arange(layout.num_vertices) if every else np.asarray(vertices)
+    values = _call(exe, layout, mode, item_size, warp_item_size, warp_degree, every, vertices)
     c, m = vertices.size, layout.num_edges
     assert values.size == 1 + 2 * c + 2 * m
     return values[0], values[1:1 + c], values[1 + c:1 + 2 * c], values[1 + 2 * c:1 + 2 * c + m], values[1 + 2 * c + m:]
@@ -200,3 +206,25 @@ def test_traversal_core_visits_every_edge_once(driver, fmt, params, graph, lists
             inside = np.ones(layout.num_edges, bool) if vertices is None else np.isin(owner_of_slot, vertices)
             assert np.array_equal(writes, inside.astype(np.int64))
             assert np.array_equal(by_slot[slots][inside[slots]], neighbours[inside[slots]])
+
+
+@pytest.mark.parametrize("graph, lists", SPLITS, ids=[f"{g}-{s}" for g, s in SPLITS])
+@pytest.mark.parametrize("fmt, params", TRAVERSAL_CASES, ids=[f"{f}-{p}" for f, p in TRAVERSAL_CASES])
+def test_pagerank_product_through_threads_and_warps(driver, fmt, params, graph, lists):
+    """PageRank's own kernels (pagerank_spmv, pagerank_spmv_warps) compute its weighted product
+    exactly, pulling and pushing, with lists split between them as pagerank.py splits them:
+    a pulled warp item's lane sums meet in warp_sum and one atomic from lane 0, next to the
+    per-thread items' plain stores and atomics.  Scores and weights are small integers, so the
+    float64 sums are exact in any order."""
+    layout = layout_of(fmt, params, graph, True)
+    owner, neighbours, slots = layout.to_coo()
+    n = layout.num_vertices
+    scaled = np.arange(n) % 11 + 1
+    share = slots % 5 + 1
+    warp_items = warp_item_size(layout)
+    warp_degree = {"threads": NEVER, "split": warp_items, "warps": 0}[lists]
+    item_size = layout_item_size(layout, ITEM_RANKS)
+    for mode, to, frm in ((PULL, owner, neighbours), (PUSH, neighbours, owner)):
+        got = _call(driver, layout, mode, item_size, warp_items, warp_degree, True, np.arange(n))
+        want = np.bincount(to, weights=scaled[frm] * share, minlength=n).astype(np.int64)
+        assert np.array_equal(got, want)

@@ -15,7 +15,7 @@ import numpy as np
 
 from .._backend import HOST, device_allocations, to_host
 from ._common import check_graph, cugraph_module as _cugraph
-from ._device import Module, Traversal, layout_item_size
+from ._device import ALL_DEGREES, Module, Traversal, layout_item_size, warp_item_size
 from .registry import require
 
 TRANSPOSED_WARNING = ("Pagerank expects the 'store_transposed' flag to be set to 'True' for "
@@ -171,7 +171,10 @@ def pagerank_host(layout, in_lists, weights, alpha, teleport, start, out_weight,
     return scores, iterations < max_iter
 
 
-MODULE = Module("pagerank.cu", {"spmv": ("pagerank_spmv<{view}, {vertex}, {weight}>", True, True)})
+MODULE = Module("pagerank.cu", {
+    "spmv": ("pagerank_spmv<{view}, {vertex}, {weight}>", True, True),
+    "spmv_warps": ("pagerank_spmv_warps<{view}, {vertex}, {weight}>", True, True),
+})
 ITEM_RANKS = 32  # ranks per work item: one owner read and, pulling a longer list, one atomic
 
 
@@ -183,6 +186,11 @@ def pagerank_device(layout, in_lists, symmetric, weights, alpha, teleport, start
     In-lists (``store_transposed``) and symmetric lists (undirected graphs) pull: each vertex
     sums its sources' shares, with a plain store when its list is one work item.  A directed
     graph stored as out-lists pushes each share to its target with an atomic add.
+
+    Each product runs in two launches: lists shorter than a warp item (``warp_item_size``) one
+    item per thread, longer lists one item per warp (pulling, its lanes' sums are reduced by
+    shuffles and added with one atomic per warp item).  Float64 sums of long lists are thus
+    added in another order than one thread would.
     """
     import cupy as cp
 
@@ -194,16 +202,26 @@ def pagerank_device(layout, in_lists, symmetric, weights, alpha, teleport, start
     weighted = weights is not None
     wtype = np.dtype(weights.dtype) if weighted else np.dtype(np.float32)
     w = weights if weighted else cp.zeros(1, dtype=wtype)
-    spmv = MODULE.kernel("spmv", view=run.view_type, vertex=vtype, weight=wtype)
-    item_size = layout_item_size(layout, ITEM_RANKS)
-    scan, total = run.items(None, n, item_size)
+    long_list = warp_item_size(layout)
+    passes = []  # (kernel, scan, total, item size, one item per warp), the same every product
+    for name, item_size, degrees, per_warp in (
+            ("spmv", layout_item_size(layout, ITEM_RANKS), (0, long_list), False),
+            ("spmv_warps", long_list, (long_list, ALL_DEGREES[1]), True)):
+        scan, total = run.items(None, n, item_size, degrees)
+        passes.append((MODULE.kernel(name, view=run.view_type, vertex=vtype, weight=wtype), scan,
+                       total, item_size, per_warp))
+
+    def spmv(scores, pull, out):
+        for kernel, scan, total, item_size, per_warp in passes:
+            run.launch(kernel, None, n, scan, total, item_size, w, np.int32(weighted), scores,
+                       np.int32(pull), out, per_warp=per_warp)
+
     pull = in_lists or symmetric
     if out_weight is None:
         # Out-weights: the same product with every score 1, summing each vertex's out-edges
         # (a pull over out-lists, a push over in-lists).
         out_weight = cp.zeros(n, dtype=cp.float64)
-        run.launch(spmv, None, n, scan, total, item_size, w, np.int32(weighted),
-                   cp.ones(n, dtype=cp.float64), np.int32(not in_lists), out_weight)
+        spmv(cp.ones(n, dtype=cp.float64), not in_lists, out_weight)
     else:
         out_weight = cp.asarray(out_weight)
     dangling = out_weight == 0
@@ -216,8 +234,7 @@ def pagerank_device(layout, in_lists, symmetric, weights, alpha, teleport, start
         scaled = scores / divisor
         spread = alpha * float((scores * dangling).sum()) + (1.0 - alpha)
         fresh.fill(0)
-        run.launch(spmv, None, n, scan, total, item_size, w, np.int32(weighted), scaled,
-                   np.int32(pull), fresh)
+        spmv(scaled, pull, fresh)
         fresh *= alpha
         fresh += spread / n if teleport is None else spread * teleport
         change = float(cp.abs(fresh - scores).sum())

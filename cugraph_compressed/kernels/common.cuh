@@ -49,6 +49,15 @@ __device__ __forceinline__ int warp_upper_bound(int sorted, int x) {
   return lane;
 }
 
+// The sum of `x` over the lanes of a converged warp (all 32 lanes call it), in lane 0; the
+// other lanes get partial sums.  Shuffles down by 16, 8, 4, 2, 1: a fixed order of additions.
+template <typename T>
+__device__ __forceinline__ T warp_sum(T x) {
+#pragma unroll
+  for (int d = WARP / 2; d; d >>= 1) x += __shfl_down_sync(FULL_WARP, x, d);
+  return x;
+}
+
 __device__ __forceinline__ unsigned lanemask_lt() {
   unsigned mask;
   asm("mov.u32 %0, %%lanemask_lt;" : "=r"(mask));

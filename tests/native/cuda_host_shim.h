@@ -135,6 +135,12 @@ inline T __shfl_up_sync(unsigned mask, T value, unsigned delta, int width = 32) 
   const unsigned lane = shim_lane(), src = lane >= delta ? lane - delta : lane;
   return shim_from_bits<T>(shim_exchange(mask, shim_bits(value), src));
 }
+template <typename T>
+inline T __shfl_down_sync(unsigned mask, T value, unsigned delta, int width = 32) {
+  if (width != 32) std::abort();
+  const unsigned lane = shim_lane(), src = lane + delta < 32 ? lane + delta : lane;
+  return shim_from_bits<T>(shim_exchange(mask, shim_bits(value), src));
+}
 inline unsigned __ballot_sync(unsigned mask, int predicate) {
   const unsigned mine = predicate ? 1u << shim_lane() : 0u;
   if (shim_lone(mask)) return mine;

@@ -7,6 +7,10 @@
 //      warps per tile, warp_for_each);
 //   2  each vertex's list, item after item of `warp item size` ranks, by warp_for_each in one
 //      warp of 32 lanes;
+//   3, 4  PageRank's product (algorithms/pagerank.cu) over every vertex, pulling (3) or pushing
+//      (4), with scaled[v] = v % 11 + 1 and weight[slot] = slot % 5 + 1: the lists of degree <
+//      `warp degree` by pagerank_spmv in items of `item size`, the others by
+//      pagerank_spmv_warps in items of `warp item size`, the kernels' own code;
 //  -1  (stdin holds nothing else) the shim's warp collectives.
 //
 // stdin (little-endian int64 unless said): mode; view index; buffer count, then per buffer its
@@ -14,9 +18,11 @@
 // the scalar or the buffer index; edge count; item size; warp item size; warp degree; `all`
 // (mode 1: the vertex set is every vertex); vertex count and the vertices.
 // stdout (int64): chunk_size(); per vertex first_edge and degree; per property slot the
-// neighbour written there (-1 if none) and how many times it was written.
+// neighbour written there (-1 if none) and how many times it was written.  Modes 3 and 4: per
+// vertex its entry of the product (small integers, exact in float64 whatever the order).
 #include "cuda_host_shim.h"
 #include "algorithms/traverse.cuh"
+#include "algorithms/pagerank.cu"
 
 #include <cstdio>
 #include <cstdlib>
@@ -78,6 +84,40 @@ static void traverse(const View& g, const long long* vertices, int all, int64_t 
   });
 }
 
+// Modes 3 and 4: the product out = A x (pull) or A^T x (push) by the PageRank kernels, short
+// lists through threads and long ones through warps, as pagerank.py launches them.
+static void pagerank_product(const uint64_t* args, int64_t num_edges, int pull, auto view_tag,
+                             int64_t item_size, int64_t warp_item_size, int64_t warp_degree,
+                             int64_t n) {
+  using View = std::remove_pointer_t<decltype(view_tag)>;
+  const View g = View::load(args);
+  std::vector<float> weights(num_edges);
+  for (int64_t slot = 0; slot < num_edges; ++slot) weights[slot] = (float)(slot % 5 + 1);
+  std::vector<double> scaled(n), out(n, 0.0);
+  for (int64_t v = 0; v < n; ++v) scaled[v] = (double)(v % 11 + 1);
+  const long long* all = nullptr;
+  with_items(g, all, 1, n, Items{item_size, 0, warp_degree},
+             [&](const int64_t* scan, int64_t total) {
+    const int64_t tile = cgc::BLOCK * cgc::ITEMS;
+    shim_launch((unsigned)((total + tile - 1) / tile), cgc::BLOCK, [&] {
+      pagerank_spmv<View, long long, float>(args, all, scan, n, total, item_size, weights.data(),
+                                            1, scaled.data(), pull, out.data());
+    });
+  });
+  with_items(g, all, 1, n, Items{warp_item_size, warp_degree, INT64_MAX},
+             [&](const int64_t* scan, int64_t total) {
+    const int64_t tile = cgc::WARPS * cgc::ITEMS;
+    shim_launch((unsigned)((total + tile - 1) / tile), cgc::BLOCK, [&] {
+      pagerank_spmv_warps<View, long long, float>(args, all, scan, n, total, warp_item_size,
+                                                  weights.data(), 1, scaled.data(), pull,
+                                                  out.data());
+    });
+  });
+  std::vector<int64_t> result(n);
+  for (int64_t v = 0; v < n; ++v) result[v] = (int64_t)out[v];
+  put(result);
+}
+
 template <class View>
 static void run(int64_t mode, const uint64_t* args, int64_t num_edges, int64_t item_size,
                 int64_t warp_item_size, int64_t warp_degree, int all,
@@ -131,6 +171,12 @@ static void check_warp_shim() {
       if (lane >= d) sum += up;
     }
     expect(sum == (int)((lane + 1) * (lane + 2) / 2));
+    expect(cgc::warp_inclusive_sum((int)lane + 1) == (int)((lane + 1) * (lane + 2) / 2));
+    // warp_sum: lane 0 gets the total (the other lanes' partial sums are not defined).
+    const double total = cgc::warp_sum((double)(lane + 1) + 0.5 * warp);
+    if (lane == 0) expect(total == 528.0 + 16.0 * warp);
+    const int64_t bits = cgc::warp_sum((int64_t)1 << (lane + 8));  // every lane its own bit
+    if (lane == 0) expect(bits == (int64_t)0xFFFFFFFF << 8);
     expect(__ballot_sync(0xFFFFFFFFu, lane % 3 == warp) == (warp ? 0x92492492u : 0x49249249u));
     __syncwarp();
     expect(__activemask() == 1u << lane);
@@ -165,6 +211,11 @@ int main() {
   std::vector<long long> vertices(next());
   for (auto& v : vertices) v = next();
   for_view(view, [&](auto* tag) {
+    if (mode == 3 || mode == 4) {
+      pagerank_product(args.data(), num_edges, mode == 3, tag, item_size, warp_item_size,
+                       warp_degree, (int64_t)vertices.size());
+      return;
+    }
     run<std::remove_pointer_t<decltype(tag)>>(mode, args.data(), num_edges, item_size,
                                               warp_item_size, warp_degree, all, vertices);
   });
