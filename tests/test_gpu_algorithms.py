@@ -16,7 +16,7 @@ from cugraph_compressed.generators import rmat_edgelist
 from graphs import (GPU_CASE_IDS, GPU_CASES, GPU_GRAPHS, PAGERANK_ARGS, by_vertex,
                     check_bfs_against_cugraph, check_sssp_against_cugraph, compressed_graph,
                     cugraph_graph, cugraph_result, host_frame, num_vertices, start_vertex,
-                    warned_store_transposed)
+                    random_edges, warned_store_transposed)
 
 pytestmark = pytest.mark.gpu
 DEVICE_LAYOUTS = cgc.supported()["sssp"]["device"]
@@ -102,6 +102,51 @@ def test_device_results_equal_host_oracle(layout):
     assert np.allclose(sssp(dev, 5).to_pandas()["distance"], sssp(host, 5)["distance"], rtol=1e-5)
     assert np.abs(pagerank(dev, tol=1e-9).to_pandas()["pagerank"] - pagerank(host, tol=1e-9)["pagerank"]).sum() < 1e-5
     assert np.array_equal(weakly_connected_components(dev).to_pandas()["labels"], weakly_connected_components(host)["labels"])
+
+
+#: Parameters that make warp items start mid-pointer (ef) and mid-segment (cgr).
+WARP_PARAMS = [("csr", {}), ("ef", {"k": 3, "block_size": 2}),
+               ("cgr", {"code": "gamma", "segment_size": 4, "min_interval_length": 2})]
+
+
+@pytest.mark.parametrize("layout, params", WARP_PARAMS, ids=[f"{f}-{p}" for f, p in WARP_PARAMS])
+@pytest.mark.parametrize("store_transposed", [False, True], ids=["default", "transposed"])
+@pytest.mark.parametrize("directed", [True, False])
+def test_long_lists_through_warps_equal_host_oracle(layout, params, store_transposed, directed):
+    """SSSP (relaxation and predecessor passes), PageRank (pull and push) and WCC send lists of
+    at least a warp item through warps: out- and in-hubs of 20,000 to 1,024 neighbours beside
+    many short lists, with chunk sizes that are not powers of two or are below 32."""
+    import cudf
+
+    rng = np.random.default_rng(31)
+    n, degrees = 30_000, [20_000, 3000, 1500, 1100, 1024]
+    hubs = np.repeat(np.arange(5, dtype=np.int32), degrees)
+    others = rng.integers(0, n, 2 * hubs.size, dtype=np.int32)
+    # Vertices 0-4 have long out-lists, 5-9 long in-lists (what a transposed graph pulls over).
+    long_lists = pd.DataFrame({"source": np.r_[hubs, others[hubs.size:]],
+                               "destination": np.r_[others[:hubs.size], hubs + 5]})
+    long_lists["weight"] = rng.random(len(long_lists)).astype(np.float32) + np.float32(0.01)
+    df = pd.concat([long_lists, random_edges(n, 60_000, 31, dtype=np.int32, weighted=True)],
+                   ignore_index=True)
+    df = df.drop_duplicates(["source", "destination"])
+
+    def build(frame, load):
+        G = cgc.CompressedGraph(directed=directed, format=layout, **params)
+        return getattr(G, load)(frame, renumber=False, weight="weight",
+                                store_transposed=store_transposed)
+
+    host, dev = build(df, "from_pandas_edgelist"), build(cudf.from_pandas(df), "from_cudf_edgelist")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # store_transposed=False warns
+        mine, ref = sssp(dev, 0).to_pandas(), sssp(host, 0)
+        assert np.allclose(mine["distance"], ref["distance"], rtol=1e-5)
+        reached = (mine["predecessor"] >= 0).to_numpy()
+        assert np.array_equal(reached, (ref["predecessor"] >= 0).to_numpy())
+        assert np.abs(pagerank(dev, tol=1e-9).to_pandas()["pagerank"]
+                      - pagerank(host, tol=1e-9)["pagerank"]).sum() < 1e-5
+    if not directed:
+        assert np.array_equal(weakly_connected_components(dev).to_pandas()["labels"],
+                              weakly_connected_components(host)["labels"])
 
 
 #: Layout parameters that make device decoding start mid-list often (small forward-pointer
