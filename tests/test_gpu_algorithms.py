@@ -112,11 +112,17 @@ WARP_PARAMS = [("csr", {}), ("ef", {"k": 3, "block_size": 2}),
 @pytest.mark.parametrize("layout, params", WARP_PARAMS, ids=[f"{f}-{p}" for f, p in WARP_PARAMS])
 @pytest.mark.parametrize("store_transposed", [False, True], ids=["default", "transposed"])
 @pytest.mark.parametrize("directed", [True, False])
-def test_long_lists_through_warps_equal_host_oracle(layout, params, store_transposed, directed):
+@pytest.mark.parametrize("warp_item_ranks", [None, 1024], ids=["threads", "warps"])
+def test_long_lists_through_warps_equal_host_oracle(layout, params, store_transposed, directed,
+                                                    warp_item_ranks, monkeypatch):
     """SSSP (relaxation and predecessor passes), PageRank (pull and push) and WCC send lists of
     at least a warp item through warps: out- and in-hubs of 20,000 to 1,024 neighbours beside
-    many short lists, with chunk sizes that are not powers of two or are below 32."""
+    many short lists, with chunk sizes that are not powers of two or are below 32.  With
+    ``WARP_ITEM_RANKS`` None the same lists go through the per-thread kernels alone."""
     import cudf
+    from cugraph_compressed.algorithms import _device
+
+    monkeypatch.setattr(_device, "WARP_ITEM_RANKS", warp_item_ranks)
 
     rng = np.random.default_rng(31)
     n, degrees = 30_000, [20_000, 3000, 1500, 1100, 1024]

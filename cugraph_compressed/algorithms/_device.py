@@ -19,7 +19,8 @@ BLOCK, ITEMS, WARP = 256, 4, 32  # must match cgc::BLOCK / cgc::ITEMS / cgc::WAR
 WARPS = BLOCK // WARP
 #: Ranks of a warp item, at least (warp_item_size): 32 per lane, so a warp's step amortises its
 #: owner search and list header over 32 ranks a lane, and a CGR item of 32-residual segments
-#: gives each lane one segment.  Drivers send a list through warps when it fills one warp item.
+#: gives each lane one segment.  Drivers send a list through warps when it fills one warp item;
+#: None: every list goes through the per-thread kernels (list_passes).
 WARP_ITEM_RANKS = 1024
 ALL_DEGREES = (0, np.iinfo(np.int64).max)
 VERTEX_TYPES = {np.dtype(np.int32): "int", np.dtype(np.int64): "long long"}
@@ -115,7 +116,7 @@ class Traversal:
 
 # Frontiers at least this long are sorted by vertex id before they are expanded, so the threads
 # of a warp read neighbouring list headers and write neighbouring results.  None: never sorted.
-# benchmarks/frontier_order.py measures both ways per layout beside cuGraph.
+# benchmarks/tuning.py measures both ways per layout beside cuGraph.
 SORT_FRONTIERS_FROM = None
 
 
@@ -138,6 +139,19 @@ def warp_item_size(layout) -> int:
     """Ranks per warp item (for_each_warp_item): at least WARP_ITEM_RANKS, a multiple of 32 and
     of the view's chunk size."""
     return layout_item_size(layout, WARP_ITEM_RANKS, WARP)
+
+
+def list_passes(layout, thread_ranks: int = 1):
+    """The launches of one pass over lists, as (item size, degree range, one item per warp):
+    lists shorter than a warp item (``warp_item_size``) one item of at least ``thread_ranks``
+    per thread, where a thread decodes its item alone, and longer lists one item per warp, whose
+    lanes decode it together (coalesced reads, no long sequential decode holding up a warp).  With ``WARP_ITEM_RANKS`` None, one launch
+    of per-thread items over every list."""
+    per_thread = layout_item_size(layout, thread_ranks)
+    if WARP_ITEM_RANKS is None:
+        return [(per_thread, ALL_DEGREES, False)]
+    long_list = warp_item_size(layout)
+    return [(per_thread, (0, long_list), False), (long_list, (long_list, ALL_DEGREES[1]), True)]
 
 
 def decode_edges(layout):

@@ -12,8 +12,7 @@ import numpy as np
 
 from .._backend import HOST, device_allocations
 from ._common import check_graph, cugraph_module as _cugraph, vertex_sentinel
-from ._device import (ALL_DEGREES, Module, Traversal, layout_item_size, order_frontier,
-                      warp_item_size)
+from ._device import Module, Traversal, list_passes, order_frontier
 from .registry import require
 
 def bfs(G, start=None, depth_limit=None, i_start=None, directed=None, return_predecessors=True):
@@ -111,10 +110,8 @@ MODULE = Module("bfs.cu", {
 def bfs_device(layout, sources, depth_limit, dtype):
     """Level-synchronous BFS on the GPU over the layout's device view; returns (dist, pred).
 
-    Each level expands the frontier in two launches over the same frontier: lists shorter than
-    a warp item (``warp_item_size``: at least ``WARP_ITEM_RANKS`` ranks) one item per thread,
-    where a thread decodes its item alone, and longer lists one item per warp, whose 32 lanes
-    decode it together (coalesced reads, no long sequential decode holding up a warp)."""
+    Each level expands the frontier in the launches of ``list_passes``: short lists one item
+    per thread, long lists one item per warp."""
     import cupy as cp
 
     dtype = np.dtype(dtype)
@@ -129,13 +126,8 @@ def bfs_device(layout, sources, depth_limit, dtype):
     sources = cp.asarray(sources, dtype=dtype)
     MODULE.kernel("seed", vertex=dtype)(*run.grid(sources.size),
                                          (sources, np.int64(sources.size), visited, dist, frontier, size))
-    long_list = warp_item_size(layout)
-    passes = [  # (kernel, item size, degrees, one item per warp)
-        (MODULE.kernel("expand", view=run.view_type, vertex=dtype), layout_item_size(layout),
-         (0, long_list), False),
-        (MODULE.kernel("expand_warps", view=run.view_type, vertex=dtype), long_list,
-         (long_list, ALL_DEGREES[1]), True),
-    ]
+    passes = [(MODULE.kernel(name, view=run.view_type, vertex=dtype), *launch)
+              for name, launch in zip(("expand", "expand_warps"), list_passes(layout))]
     count = int(size.get()[0])
     level = 0
     while count and (depth_limit is None or level < depth_limit):

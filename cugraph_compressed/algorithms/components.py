@@ -11,7 +11,7 @@ import numpy as np
 
 from .._backend import HOST, device_allocations
 from ._common import check_graph, cugraph_module as _cugraph
-from ._device import ALL_DEGREES, Module, Traversal, layout_item_size, warp_item_size
+from ._device import Module, Traversal, list_passes
 from .registry import require
 
 
@@ -111,19 +111,15 @@ MODULE = Module("components.cu", {
 
 def wcc_device(layout, vertex_dtype):
     """One hooking pass over every edge and a final compression on the GPU; labels are the
-    smallest vertex of each component, as on the host.  The pass runs in two launches: lists
-    shorter than a warp item (``warp_item_size``) one item per thread, longer ones one item
-    per warp."""
+    smallest vertex of each component, as on the host.  The pass runs in the launches of
+    ``list_passes``."""
     import cupy as cp
 
     vtype = np.dtype(vertex_dtype)
     n = layout.num_vertices
     run = Traversal(layout, vtype)
     parent = cp.arange(n, dtype=vtype)
-    long_list = warp_item_size(layout)
-    for name, item_size, degrees, per_warp in (
-            ("hook", layout_item_size(layout), (0, long_list), False),
-            ("hook_warps", long_list, (long_list, ALL_DEGREES[1]), True)):
+    for name, (item_size, degrees, per_warp) in zip(("hook", "hook_warps"), list_passes(layout)):
         scan, total = run.items(None, n, item_size, degrees)
         run.launch(MODULE.kernel(name, view=run.view_type, vertex=vtype), None, n, scan, total,
                    item_size, parent, per_warp=per_warp)

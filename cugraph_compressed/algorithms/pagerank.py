@@ -15,7 +15,7 @@ import numpy as np
 
 from .._backend import HOST, device_allocations, to_host
 from ._common import check_graph, cugraph_module as _cugraph
-from ._device import ALL_DEGREES, Module, Traversal, layout_item_size, warp_item_size
+from ._device import Module, Traversal, list_passes
 from .registry import require
 
 TRANSPOSED_WARNING = ("Pagerank expects the 'store_transposed' flag to be set to 'True' for "
@@ -187,9 +187,9 @@ def pagerank_device(layout, in_lists, symmetric, weights, alpha, teleport, start
     sums its sources' shares, with a plain store when its list is one work item.  A directed
     graph stored as out-lists pushes each share to its target with an atomic add.
 
-    Each product runs in two launches: lists shorter than a warp item (``warp_item_size``) one
-    item per thread, longer lists one item per warp (pulling, its lanes' sums are reduced by
-    shuffles and added with one atomic per warp item).  Float64 sums of long lists are thus
+    Each product runs in the launches of ``list_passes``: short lists one item per thread,
+    long lists one item per warp (pulling, its lanes' sums are reduced by shuffles and added
+    with one atomic per warp item).  Float64 sums of long lists are thus
     added in another order than one thread would.
     """
     import cupy as cp
@@ -202,11 +202,9 @@ def pagerank_device(layout, in_lists, symmetric, weights, alpha, teleport, start
     weighted = weights is not None
     wtype = np.dtype(weights.dtype) if weighted else np.dtype(np.float32)
     w = weights if weighted else cp.zeros(1, dtype=wtype)
-    long_list = warp_item_size(layout)
     passes = []  # (kernel, scan, total, item size, one item per warp), the same every product
-    for name, item_size, degrees, per_warp in (
-            ("spmv", layout_item_size(layout, ITEM_RANKS), (0, long_list), False),
-            ("spmv_warps", long_list, (long_list, ALL_DEGREES[1]), True)):
+    for name, (item_size, degrees, per_warp) in zip(("spmv", "spmv_warps"),
+                                                    list_passes(layout, ITEM_RANKS)):
         scan, total = run.items(None, n, item_size, degrees)
         passes.append((MODULE.kernel(name, view=run.view_type, vertex=vtype, weight=wtype), scan,
                        total, item_size, per_warp))

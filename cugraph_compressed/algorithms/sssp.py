@@ -10,8 +10,7 @@ import numpy as np
 
 from .._backend import HOST, device_allocations, is_scalar
 from ._common import check_graph, cugraph_module as _cugraph
-from ._device import (ALL_DEGREES, Module, Traversal, layout_item_size, order_frontier,
-                      warp_item_size)
+from ._device import Module, Traversal, list_passes, order_frontier
 from .registry import require
 
 
@@ -162,19 +161,15 @@ def sssp_device(layout, weights, source: int, cutoff, vertex_dtype):
     unreachable, pred).
 
     Both passes over lists (each round's relaxation of the near frontier, the final
-    predecessor pass over all vertices) run in two launches, as BFS's levels do: lists shorter
-    than a warp item (``warp_item_size``) one item per thread, longer lists one item per warp."""
+    predecessor pass over all vertices) run in the launches of ``list_passes``, as BFS's
+    levels do."""
     import cupy as cp
 
     wtype = np.dtype(weights.dtype)
     vtype = np.dtype(vertex_dtype)
     run = Traversal(layout, vtype)
     n = layout.num_vertices
-    long_list = warp_item_size(layout)
-    splits = [  # (item size, degrees, one item per warp): the launches of a pass over lists
-        (layout_item_size(layout), (0, long_list), False),
-        (long_list, (long_list, ALL_DEGREES[1]), True),
-    ]
+    splits = list_passes(layout)
     dist = cp.full(n, np.inf, dtype=wtype)
     dist[source] = 0
     words = (n + 31) // 32
