@@ -142,13 +142,17 @@ def warp_item_size(layout) -> int:
 
 
 def list_passes(layout, thread_ranks: int = 1):
-    """The launches of one pass over lists, as (item size, degree range, one item per warp):
-    lists shorter than a warp item (``warp_item_size``) one item of at least ``thread_ranks``
-    per thread, where a thread decodes its item alone, and longer lists one item per warp, whose
-    lanes decode it together (coalesced reads, no long sequential decode holding up a warp).  With ``WARP_ITEM_RANKS`` None, one launch
-    of per-thread items over every list."""
+    """The launches of one pass over lists, as (item size, degree range, one item per warp).
+
+    A thread's item is at least ``thread_ranks`` ranks and a whole number of the view's
+    chunks.  Where that is more than one rank, lists of at least a warp item
+    (``warp_item_size``) go to a second launch of one item per warp, whose lanes decode it
+    together: coalesced reads instead of one thread's long sequential decode (EF, CGR), and
+    one atomic per warp item instead of one per thread item (pull PageRank).  Items of one
+    rank (CSR, FL) are already balanced, and a warp launch costs them more than it saves
+    (``benchmarks/tuning.py``).  ``WARP_ITEM_RANKS`` None: one launch, per thread."""
     per_thread = layout_item_size(layout, thread_ranks)
-    if WARP_ITEM_RANKS is None:
+    if WARP_ITEM_RANKS is None or per_thread == 1:
         return [(per_thread, ALL_DEGREES, False)]
     long_list = warp_item_size(layout)
     return [(per_thread, (0, long_list), False), (long_list, (long_list, ALL_DEGREES[1]), True)]
