@@ -211,7 +211,7 @@ def test_traversal_core_visits_every_edge_once(driver, fmt, params, graph, lists
 @pytest.mark.parametrize("graph, lists", SPLITS, ids=[f"{g}-{s}" for g, s in SPLITS])
 @pytest.mark.parametrize("fmt, params", TRAVERSAL_CASES, ids=[f"{f}-{p}" for f, p in TRAVERSAL_CASES])
 def test_pagerank_product_through_threads_and_warps(driver, fmt, params, graph, lists):
-    """PageRank's own kernels (pagerank_spmv, pagerank_spmv_warps) compute its weighted product
+    """PageRank's own kernels (pagerank_spmv, per thread and per warp) compute its weighted product
     exactly, pulling and pushing, with lists split between them as pagerank.py splits them:
     a pulled warp item's lane sums meet in warp_sum and one atomic from lane 0, next to the
     per-thread items' plain stores and atomics.  Scores and weights are small integers, so the

@@ -1,8 +1,8 @@
 // Breadth-first search: level-synchronous and top-down over the traversal core (traverse.cuh).
 // A vertex is claimed by the first thread to set its bit in the `visited` bitmap; only that
 // thread writes its distance and predecessor and appends it to the next frontier.  Each level
-// expands the frontier's short lists one item per thread (bfs_expand) and its long ones one
-// item per warp (bfs_expand_warps); bfs.py says where the cut lies.
+// expands the frontier's short lists one item per thread and its long ones one item per warp
+// (bfs_expand<..., PerWarp>); _device.list_passes says where the cut lies.
 #include "algorithms/traverse.cuh"
 
 // Claim each source (duplicates collapse) and write the first frontier.
@@ -40,30 +40,17 @@ struct Discover {
   }
 };
 
-// Frontier lists cut into items of one thread each.
-template <class View, typename D>
+// Frontier lists cut into items of one thread each, or (PerWarp) the long ones into items of one
+// warp each, decoded by its 32 lanes together.
+template <class View, typename D, bool PerWarp>
 __global__ void __launch_bounds__(cgc::BLOCK)
 bfs_expand(const uint64_t* view, const D* frontier, const int64_t* scan, int64_t n, int64_t total,
            int64_t item_size, uint32_t* visited, D* dist, D* pred, D* next,
            unsigned long long* next_size, D next_level) {
   const View g = View::load(view);
   const Discover<D> discover{visited, dist, pred, next, next_size, next_level};
-  cgc::for_each_item(g, frontier, 0, scan, n, total, item_size,
-                     [&](int64_t, int64_t u, int64_t first, int64_t begin, int64_t end) {
-    g.for_each(u, first, begin, end, [&](int64_t, int64_t v) { discover(u, v); });
-  });
-}
-
-// Long frontier lists cut into items of one warp each, decoded by its 32 lanes together.
-template <class View, typename D>
-__global__ void __launch_bounds__(cgc::BLOCK)
-bfs_expand_warps(const uint64_t* view, const D* frontier, const int64_t* scan, int64_t n,
-                 int64_t total, int64_t item_size, uint32_t* visited, D* dist, D* pred, D* next,
-                 unsigned long long* next_size, D next_level) {
-  const View g = View::load(view);
-  const Discover<D> discover{visited, dist, pred, next, next_size, next_level};
-  cgc::for_each_warp_item(g, frontier, 0, scan, n, total, item_size,
-                          [&](int64_t, int64_t u, int64_t first, int64_t begin, int64_t end) {
-    g.warp_for_each(u, first, begin, end, [&](int64_t, int64_t v) { discover(u, v); });
+  cgc::for_each_list_item<PerWarp>(g, frontier, 0, scan, n, total, item_size,
+                                   [&](int64_t u, int64_t, int64_t, auto&& decode) {
+    decode([&](int64_t, int64_t v) { discover(u, v); });
   });
 }

@@ -102,8 +102,8 @@ def bfs_host(layout, sources, depth_limit, dtype):
 
 MODULE = Module("bfs.cu", {
     "seed": ("bfs_seed<{vertex}>", False, False),
-    "expand": ("bfs_expand<{view}, {vertex}>", False, True),
-    "expand_warps": ("bfs_expand_warps<{view}, {vertex}>", False, True),
+    "expand": ("bfs_expand<{view}, {vertex}, false>", False, True),
+    "expand_warps": ("bfs_expand<{view}, {vertex}, true>", False, True),
 })
 
 

@@ -2,7 +2,7 @@
 // the edges links the trees of both ends, always the larger root under the smaller, so after
 // the pass and a final compression every vertex points at the smallest vertex of its
 // component.  Each undirected edge is stored both ways; only u < v is processed.  Short lists
-// go one item per thread, long ones one item per warp (components.py says where the cut lies),
+// go one item per thread, long ones one item per warp (_device.list_passes says where the cut lies),
 // with the same hooking routine.
 #include "algorithms/traverse.cuh"
 
@@ -38,29 +38,17 @@ struct Hook {
   }
 };
 
-// The lists shorter than a warp item, cut into items of one thread each.
-template <class View, typename D>
+// Every list cut into items of one thread each, or (PerWarp) the long ones into items of one
+// warp each, decoded by its 32 lanes together.
+template <class View, typename D, bool PerWarp>
 __global__ void __launch_bounds__(cgc::BLOCK)
 wcc_hook(const uint64_t* view, const D* unused, const int64_t* scan, int64_t n, int64_t total,
          int64_t item_size, D* parent) {
   const View g = View::load(view);
   const Hook<D> hook{parent};
-  cgc::for_each_item(g, unused, 1, scan, n, total, item_size,
-                     [&](int64_t, int64_t u, int64_t first, int64_t begin, int64_t end) {
-    g.for_each(u, first, begin, end, [&](int64_t, int64_t v) { hook(u, v); });
-  });
-}
-
-// The long lists, cut into items of one warp each, decoded by its 32 lanes together.
-template <class View, typename D>
-__global__ void __launch_bounds__(cgc::BLOCK)
-wcc_hook_warps(const uint64_t* view, const D* unused, const int64_t* scan, int64_t n,
-               int64_t total, int64_t item_size, D* parent) {
-  const View g = View::load(view);
-  const Hook<D> hook{parent};
-  cgc::for_each_warp_item(g, unused, 1, scan, n, total, item_size,
-                          [&](int64_t, int64_t u, int64_t first, int64_t begin, int64_t end) {
-    g.warp_for_each(u, first, begin, end, [&](int64_t, int64_t v) { hook(u, v); });
+  cgc::for_each_list_item<PerWarp>(g, unused, 1, scan, n, total, item_size,
+                                   [&](int64_t u, int64_t, int64_t, auto&& decode) {
+    decode([&](int64_t, int64_t v) { hook(u, v); });
   });
 }
 

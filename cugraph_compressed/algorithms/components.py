@@ -103,8 +103,8 @@ def wcc_host(layout) -> np.ndarray:
 
 
 MODULE = Module("components.cu", {
-    "hook": ("wcc_hook<{view}, {vertex}>", False, True),
-    "hook_warps": ("wcc_hook_warps<{view}, {vertex}>", False, True),
+    "hook": ("wcc_hook<{view}, {vertex}, false>", False, True),
+    "hook_warps": ("wcc_hook<{view}, {vertex}, true>", False, True),
     "compress": ("wcc_compress<{vertex}>", False, False),
 })
 

@@ -1,11 +1,11 @@
 // PageRank's sparse product over the traversal core.  Pull (in-lists, or an undirected graph's
 // symmetric lists): every item sums its edges' contributions privately and adds the sum to its
 // owner.  Push (out-lists): each edge's contribution is added to its neighbour atomically.
-// Short lists go one item per thread (pagerank_spmv), where an item that is its owner's whole
-// list stores its sum without an atomic; long ones one item per warp (pagerank_spmv_warps),
-// whose lanes sum their ranks, reduce the sums by shuffles and add the total with one atomic
-// from lane 0, always (a warp item holds a whole list only at exactly its size: no store
-// shortcut there).  pagerank.py says where the cut lies.
+// Short lists go one item per thread, where an item that is its owner's whole list stores its
+// sum without an atomic; long ones one item per warp (pagerank_spmv<..., PerWarp>), whose lanes
+// sum their ranks, reduce the sums by shuffles and add the total with one atomic from lane 0,
+// always (a warp item holds a whole list only at exactly its size: no store shortcut there).
+// _device.list_passes says where the cut lies.
 #include "algorithms/traverse.cuh"
 
 // What an edge carries: the score share of its far end (pull) or of its owner (push), times the
@@ -29,51 +29,32 @@ struct Share {
   }
 };
 
-// All lists shorter than a warp item, cut into items of one thread each.
-template <class View, typename D, typename W>
+// Every list cut into items of one thread each, or (PerWarp) the long ones into items of one
+// warp each, decoded by its 32 lanes together.  `pull` is the same for every lane, and every
+// lane leaves the decode, so all 32 reach the shuffles.
+template <class View, typename D, typename W, bool PerWarp>
 __global__ void __launch_bounds__(cgc::BLOCK)
 pagerank_spmv(const uint64_t* view, const D* unused, const int64_t* scan, int64_t n,
               int64_t total, int64_t item_size, const W* weights, int weighted,
               const double* scaled, int pull, double* out) {
   const View g = View::load(view);
   const Share<W> share{weights, weighted, scaled};
-  cgc::for_each_item(g, unused, 1, scan, n, total, item_size,
-                     [&](int64_t, int64_t u, int64_t first, int64_t begin, int64_t end) {
+  cgc::for_each_list_item<PerWarp>(g, unused, 1, scan, n, total, item_size,
+                                   [&](int64_t u, int64_t begin, int64_t end, auto&& decode) {
     if (pull) {
       double sum = 0.0;
-      g.for_each(u, first, begin, end,
-                 [&](int64_t slot, int64_t v) { sum += share.pulled(slot, v); });
-      if (begin == 0 && end - begin < item_size) out[u] = sum;  // the whole list: no one else adds
-      else atomicAdd(out + u, sum);
+      decode([&](int64_t slot, int64_t v) { sum += share.pulled(slot, v); });
+      if constexpr (PerWarp) {
+        sum = cgc::warp_sum(sum);
+        if (cgc::lane_id() == 0) atomicAdd(out + u, sum);
+      } else if (begin == 0 && end - begin < item_size) {
+        out[u] = sum;  // the whole list: no one else adds
+      } else {
+        atomicAdd(out + u, sum);
+      }
     } else {
       const double mine = scaled[u];
-      g.for_each(u, first, begin, end,
-                 [&](int64_t slot, int64_t v) { share.push(out, mine, slot, v); });
-    }
-  });
-}
-
-// The long lists, cut into items of one warp each, decoded by its 32 lanes together.  `pull` is
-// the same for every lane, and every lane leaves warp_for_each, so all 32 reach the shuffles.
-template <class View, typename D, typename W>
-__global__ void __launch_bounds__(cgc::BLOCK)
-pagerank_spmv_warps(const uint64_t* view, const D* unused, const int64_t* scan, int64_t n,
-                    int64_t total, int64_t item_size, const W* weights, int weighted,
-                    const double* scaled, int pull, double* out) {
-  const View g = View::load(view);
-  const Share<W> share{weights, weighted, scaled};
-  cgc::for_each_warp_item(g, unused, 1, scan, n, total, item_size,
-                          [&](int64_t, int64_t u, int64_t first, int64_t begin, int64_t end) {
-    if (pull) {
-      double sum = 0.0;
-      g.warp_for_each(u, first, begin, end,
-                      [&](int64_t slot, int64_t v) { sum += share.pulled(slot, v); });
-      sum = cgc::warp_sum(sum);
-      if (cgc::lane_id() == 0) atomicAdd(out + u, sum);
-    } else {
-      const double mine = scaled[u];
-      g.warp_for_each(u, first, begin, end,
-                      [&](int64_t slot, int64_t v) { share.push(out, mine, slot, v); });
+      decode([&](int64_t slot, int64_t v) { share.push(out, mine, slot, v); });
     }
   });
 }

@@ -172,8 +172,8 @@ def pagerank_host(layout, in_lists, weights, alpha, teleport, start, out_weight,
 
 
 MODULE = Module("pagerank.cu", {
-    "spmv": ("pagerank_spmv<{view}, {vertex}, {weight}>", True, True),
-    "spmv_warps": ("pagerank_spmv_warps<{view}, {vertex}, {weight}>", True, True),
+    "spmv": ("pagerank_spmv<{view}, {vertex}, {weight}, false>", True, True),
+    "spmv_warps": ("pagerank_spmv<{view}, {vertex}, {weight}, true>", True, True),
 })
 ITEM_RANKS = 32  # ranks per work item: one owner read and, pulling a longer list, one atomic
 

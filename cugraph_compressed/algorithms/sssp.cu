@@ -4,7 +4,7 @@
 // vertices below the next split into the near frontier.  A final pass names a predecessor for
 // every reached vertex.  Weights are non-negative (checked by the driver), so atomic minima on the
 // bits of the distances are atomic minima of the values.  Both passes over lists run short lists
-// one item per thread and long ones one item per warp (sssp.py says where the cut lies), with
+// one item per thread and long ones one item per warp (_device.list_passes says where the cut lies), with
 // the same per-edge routine.
 #include "algorithms/traverse.cuh"
 
@@ -35,36 +35,22 @@ struct Relax {
   }
 };
 
-// Frontier lists cut into items of one thread each.
-template <class View, typename D, typename W>
+// Frontier lists cut into items of one thread each, or (PerWarp) the long ones into items of one
+// warp each, decoded by its 32 lanes together.  Each thread reads du itself: while another item
+// lowers dist[u], the items of one list, or the lanes of one warp, may read different values;
+// each is a path length, and whoever lowered it queued u (or marked it far) to be relaxed
+// again.  No collective depends on du.
+template <class View, typename D, typename W, bool PerWarp>
 __global__ void __launch_bounds__(cgc::BLOCK)
 sssp_relax(const uint64_t* view, const D* frontier, const int64_t* scan, int64_t n, int64_t total,
            int64_t item_size, const W* weights, W cutoff, W split, W* dist, uint32_t* queued,
            uint32_t* far, D* next, unsigned long long* next_size) {
   const View g = View::load(view);
   const Relax<D, W> relax{weights, cutoff, split, dist, queued, far, next, next_size};
-  cgc::for_each_item(g, frontier, 0, scan, n, total, item_size,
-                     [&](int64_t, int64_t u, int64_t first, int64_t begin, int64_t end) {
+  cgc::for_each_list_item<PerWarp>(g, frontier, 0, scan, n, total, item_size,
+                                   [&](int64_t u, int64_t, int64_t, auto&& decode) {
     const W du = dist[u];
-    g.for_each(u, first, begin, end, [&](int64_t slot, int64_t v) { relax(du, slot, v); });
-  });
-}
-
-// Long frontier lists cut into items of one warp each, decoded by its 32 lanes together.  Each
-// lane reads du itself: while another item lowers dist[u] lanes may read different values, as
-// the items of one list may in sssp_relax; each is a path length, and whoever lowered it queued
-// u (or marked it far) to be relaxed again.  No collective depends on du.
-template <class View, typename D, typename W>
-__global__ void __launch_bounds__(cgc::BLOCK)
-sssp_relax_warps(const uint64_t* view, const D* frontier, const int64_t* scan, int64_t n,
-                 int64_t total, int64_t item_size, const W* weights, W cutoff, W split, W* dist,
-                 uint32_t* queued, uint32_t* far, D* next, unsigned long long* next_size) {
-  const View g = View::load(view);
-  const Relax<D, W> relax{weights, cutoff, split, dist, queued, far, next, next_size};
-  cgc::for_each_warp_item(g, frontier, 0, scan, n, total, item_size,
-                          [&](int64_t, int64_t u, int64_t first, int64_t begin, int64_t end) {
-    const W du = dist[u];
-    g.warp_for_each(u, first, begin, end, [&](int64_t slot, int64_t v) { relax(du, slot, v); });
+    decode([&](int64_t slot, int64_t v) { relax(du, slot, v); });
   });
 }
 
@@ -118,35 +104,20 @@ struct NamePredecessor {
   }
 };
 
-// Every list cut into items of one thread each (the lists shorter than a warp item).
-template <class View, typename D, typename W>
+// Every list cut into items of one thread each, or (PerWarp) the long ones into items of one
+// warp each (its lanes read the same du, so an unreached owner sends the whole warp on to its
+// next item).
+template <class View, typename D, typename W, bool PerWarp>
 __global__ void __launch_bounds__(cgc::BLOCK)
 sssp_predecessors(const uint64_t* view, const D* unused, const int64_t* scan, int64_t n,
                   int64_t total, int64_t item_size, const W* weights, const W* dist, W unreached,
                   int64_t source, D* pred) {
   const View g = View::load(view);
   const NamePredecessor<D, W> name{weights, dist, source, pred};
-  cgc::for_each_item(g, unused, 1, scan, n, total, item_size,
-                     [&](int64_t, int64_t u, int64_t first, int64_t begin, int64_t end) {
+  cgc::for_each_list_item<PerWarp>(g, unused, 1, scan, n, total, item_size,
+                                   [&](int64_t u, int64_t, int64_t, auto&& decode) {
     const W du = dist[u];
     if (du == unreached) return;
-    g.for_each(u, first, begin, end, [&](int64_t slot, int64_t v) { name(u, du, slot, v); });
-  });
-}
-
-// The long lists cut into items of one warp each (its lanes read the same du, so an unreached
-// owner sends the whole warp on to its next item).
-template <class View, typename D, typename W>
-__global__ void __launch_bounds__(cgc::BLOCK)
-sssp_predecessors_warps(const uint64_t* view, const D* unused, const int64_t* scan, int64_t n,
-                        int64_t total, int64_t item_size, const W* weights, const W* dist,
-                        W unreached, int64_t source, D* pred) {
-  const View g = View::load(view);
-  const NamePredecessor<D, W> name{weights, dist, source, pred};
-  cgc::for_each_warp_item(g, unused, 1, scan, n, total, item_size,
-                          [&](int64_t, int64_t u, int64_t first, int64_t begin, int64_t end) {
-    const W du = dist[u];
-    if (du == unreached) return;
-    g.warp_for_each(u, first, begin, end, [&](int64_t slot, int64_t v) { name(u, du, slot, v); });
+    decode([&](int64_t slot, int64_t v) { name(u, du, slot, v); });
   });
 }

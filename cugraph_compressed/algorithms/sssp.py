@@ -133,12 +133,12 @@ def sssp_host(layout, weights, source: int, cutoff=None):
 
 
 MODULE = Module("sssp.cu", {
-    "relax": ("sssp_relax<{view}, {vertex}, {weight}>", True, True),
-    "relax_warps": ("sssp_relax_warps<{view}, {vertex}, {weight}>", True, True),
+    "relax": ("sssp_relax<{view}, {vertex}, {weight}, false>", True, True),
+    "relax_warps": ("sssp_relax<{view}, {vertex}, {weight}, true>", True, True),
     "promote": ("sssp_promote<{vertex}, {weight}>", True, False),
     "unqueue": ("sssp_unqueue<{vertex}>", False, False),
-    "predecessors": ("sssp_predecessors<{view}, {vertex}, {weight}>", True, True),
-    "predecessors_warps": ("sssp_predecessors_warps<{view}, {vertex}, {weight}>", True, True),
+    "predecessors": ("sssp_predecessors<{view}, {vertex}, {weight}, false>", True, True),
+    "predecessors_warps": ("sssp_predecessors<{view}, {vertex}, {weight}, true>", True, True),
 })
 BUCKET_EDGES = 4  # the near pile spans about this many mean edge weights per mean degree
 

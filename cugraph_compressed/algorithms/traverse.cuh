@@ -22,6 +22,8 @@
 //   for random-access layouts, a cooperative select over the upper bits for Elias-Fano, one
 //   segment per lane for CGR), so reads are coalesced and a long list does not wait on one
 //   thread.  Drivers send only lists long enough to fill a warp item this way.
+// Algorithm kernels take the granularity as a template flag and use for_each_list_item, which
+// picks the item loop and hands their routine the matching decoder: one kernel per pass.
 #pragma once
 #include "kernels/common.cuh"
 #include "formats/views.cuh"
@@ -107,6 +109,25 @@ __device__ void for_each_warp_item(const View& g, const D* vertices, int all, co
     i = upper_bound(scan, i, n, item);
     visit_item(g, vertices, all, i, i ? scan[i - 1] : 0, item, item_size, f);
   }
+}
+
+// One item loop at either granularity (PerWarp: for_each_warp_item, else for_each_item).  f is
+// called as f(u, begin, end, decode) for each item; decode(edge) calls edge(slot, v) for every
+// rank of the item through View::warp_for_each or View::for_each, so f reads the same both ways
+// and only a collective after the decode (a warp's reduction) needs `if constexpr (PerWarp)`.
+template <bool PerWarp, class View, typename D, class F>
+__device__ __forceinline__ void for_each_list_item(const View& g, const D* vertices, int all,
+                                                   const int64_t* scan, int64_t n, int64_t total,
+                                                   int64_t item_size, F&& f) {
+  auto visit = [&](int64_t, int64_t u, int64_t first, int64_t begin, int64_t end) {
+    auto decode = [&](auto&& edge) {
+      if constexpr (PerWarp) g.warp_for_each(u, first, begin, end, edge);
+      else g.for_each(u, first, begin, end, edge);
+    };
+    f(u, begin, end, decode);
+  };
+  if constexpr (PerWarp) for_each_warp_item(g, vertices, all, scan, n, total, item_size, visit);
+  else for_each_item(g, vertices, all, scan, n, total, item_size, visit);
 }
 
 }  // namespace cgc

@@ -9,8 +9,8 @@
 //      warp of 32 lanes;
 //   3, 4  PageRank's product (algorithms/pagerank.cu) over every vertex, pulling (3) or pushing
 //      (4), with scaled[v] = v % 11 + 1 and weight[slot] = slot % 5 + 1: the lists of degree <
-//      `warp degree` by pagerank_spmv in items of `item size`, the others by
-//      pagerank_spmv_warps in items of `warp item size`, the kernels' own code;
+//      `warp degree` by pagerank_spmv<..., false> in items of `item size`, the others by
+//      pagerank_spmv<..., true> in items of `warp item size`, the kernels' own code;
 //  -1  (stdin holds nothing else) the shim's warp collectives.
 //
 // stdin (little-endian int64 unless said): mode; view index; buffer count, then per buffer its
@@ -59,27 +59,24 @@ static void with_items(const View& g, const long long* vertices, int all, int64_
   launch(scan.data(), n ? scan[n - 1] : (int64_t)0);
 }
 
-// Every item of the vertex set, as the GPU kernels see them: short lists tile after tile of
-// BLOCK threads, one item each; long ones tile after tile of BLOCK / 32 warps, one item each.
+// Every item of the vertex set, as the GPU kernels see them (for_each_list_item): short lists
+// tile after tile of BLOCK threads, one item each; long ones tile after tile of BLOCK / 32
+// warps, one item each.
 template <class View, class F>
 static void traverse(const View& g, const long long* vertices, int all, int64_t n,
                      const Items& thread_items, const Items& warp_items, F&& f) {
   with_items(g, vertices, all, n, thread_items, [&](const int64_t* scan, int64_t total) {
     const int64_t tile = cgc::BLOCK * cgc::ITEMS;
     shim_launch((unsigned)((total + tile - 1) / tile), cgc::BLOCK, [&] {
-      cgc::for_each_item(g, vertices, all, scan, n, total, thread_items.size,
-                         [&](int64_t, int64_t u, int64_t first, int64_t begin, int64_t end) {
-                           g.for_each(u, first, begin, end, f);
-                         });
+      cgc::for_each_list_item<false>(g, vertices, all, scan, n, total, thread_items.size,
+                                     [&](int64_t, int64_t, int64_t, auto&& decode) { decode(f); });
     });
   });
   with_items(g, vertices, all, n, warp_items, [&](const int64_t* scan, int64_t total) {
     const int64_t tile = cgc::WARPS * cgc::ITEMS;
     shim_launch((unsigned)((total + tile - 1) / tile), cgc::BLOCK, [&] {
-      cgc::for_each_warp_item(g, vertices, all, scan, n, total, warp_items.size,
-                              [&](int64_t, int64_t u, int64_t first, int64_t begin, int64_t end) {
-                                g.warp_for_each(u, first, begin, end, f);
-                              });
+      cgc::for_each_list_item<true>(g, vertices, all, scan, n, total, warp_items.size,
+                                    [&](int64_t, int64_t, int64_t, auto&& decode) { decode(f); });
     });
   });
 }
@@ -100,7 +97,7 @@ static void pagerank_product(const uint64_t* args, int64_t num_edges, int pull, 
              [&](const int64_t* scan, int64_t total) {
     const int64_t tile = cgc::BLOCK * cgc::ITEMS;
     shim_launch((unsigned)((total + tile - 1) / tile), cgc::BLOCK, [&] {
-      pagerank_spmv<View, long long, float>(args, all, scan, n, total, item_size, weights.data(),
+      pagerank_spmv<View, long long, float, false>(args, all, scan, n, total, item_size, weights.data(),
                                             1, scaled.data(), pull, out.data());
     });
   });
@@ -108,7 +105,7 @@ static void pagerank_product(const uint64_t* args, int64_t num_edges, int pull, 
              [&](const int64_t* scan, int64_t total) {
     const int64_t tile = cgc::WARPS * cgc::ITEMS;
     shim_launch((unsigned)((total + tile - 1) / tile), cgc::BLOCK, [&] {
-      pagerank_spmv_warps<View, long long, float>(args, all, scan, n, total, warp_item_size,
+      pagerank_spmv<View, long long, float, true>(args, all, scan, n, total, warp_item_size,
                                                   weights.data(), 1, scaled.data(), pull,
                                                   out.data());
     });
