@@ -5,18 +5,30 @@
 arguments and return cuGraph's frames.  A cuDF frame gives a device graph
 (GPU kernels, RMM memory, cuDF results); a pandas frame gives a host graph (NumPy, pandas
 results).  Importing the package loads neither CuPy nor cuDF nor RMM.
+
+Layers, each importing only those below it:
+
+* ``formats/``: one module per layout (encoders, host decoders, invariants) and its ``.cuh``
+  device view; ``formats/codes.py`` the bit streams and codes they share.
+* ``kernels/``: the one kernel loader, and ``traversal.py`` + ``traverse.cuh``, the passes over
+  lists every algorithm kernel is written on (and its tuning, ``TraversalConfig``).
+* ``graph.py`` (``CompressedGraph``) and ``graph_view.py``, what the algorithms see of a graph.
+* ``algorithms/``: one ``.py`` + ``.cu`` per algorithm, registered by its front door
+  (``algorithms/registry.py``); this namespace exports every registered function.
+* ``bench/``: the measuring harness behind ``python -m cugraph_compressed``.
 """
-from .algorithms.bfs import bfs
-from .algorithms.components import connected_components, weakly_connected_components
-from .algorithms.pagerank import FailedToConvergeError, pagerank
-from .algorithms.registry import supported
-from .algorithms.sssp import sssp
-from .formats import FORMATS
+from .algorithms import FUNCTIONS as _FUNCTIONS
+from .algorithms import supported
+from .algorithms.pagerank import FailedToConvergeError
+from .formats import FORMATS, LayoutInvariantError
 from .graph import CompressedGraph, estimate_nbytes
+from .kernels.traversal import TraversalConfig
+
+globals().update(_FUNCTIONS)
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "CompressedGraph", "FORMATS", "FailedToConvergeError", "bfs", "connected_components",
-    "estimate_nbytes", "pagerank", "sssp", "supported", "weakly_connected_components", "__version__",
+    "FORMATS", "CompressedGraph", "FailedToConvergeError", "LayoutInvariantError",
+    "TraversalConfig", "__version__", "estimate_nbytes", "supported", *sorted(_FUNCTIONS),
 ]

@@ -1,15 +1,25 @@
-"""``CompressedGraph``: a cuGraph-compatible graph stored in a compressed layout."""
+"""``CompressedGraph``: a cuGraph-compatible graph stored in a compressed layout.
+
+The algorithms see a graph only through :meth:`CompressedGraph.view` (a
+:class:`~cugraph_compressed.graph_view.GraphView`); nothing outside this module reads the
+graph's private members.  This module imports layouts, the edge-list parser and the traversal
+launcher (to decode its edges on the GPU when it re-orients its storage), never the algorithms.
+"""
 from __future__ import annotations
 
 from contextlib import nullcontext
+from types import MappingProxyType
 
 import numpy as np
 
 from . import _backend
 from ._backend import DEVICE, HOST
 from ._edgelist import parse_edgelist, transpose_sorted
+from ._ids import VertexIds
 from .formats import layout_class
 from .formats.base import plain_csr_nbytes
+from .graph_view import OUT, Adjacency, GraphView
+from .kernels.traversal import DEFAULT_CONFIG, TraversalConfig
 
 
 class CompressedGraph:
@@ -42,8 +52,9 @@ class CompressedGraph:
         self._layout_params = self._layout_class.check_params(**layout_params)
         self._layout = None
         self._properties = {}
-        self._renumber_map = None
+        self._ids = None  # VertexIds, once built
         self._columns = {}
+        self._traversal = DEFAULT_CONFIG
         self.backend = None
         self.vertex_dtype = None
         self.store_transposed = False
@@ -139,7 +150,7 @@ class CompressedGraph:
             named = dict(zip(named, attrs))
         self._columns = {"source": _single(source), "destination": _single(destination),
                          **{k: v for k, v in named.items() if v is not None}}
-        self._renumber_map = edges.renumber_map
+        self._ids = VertexIds(backend, edges.num_vertices, edges.vertex_dtype, edges.renumber_map)
         self.vertex_dtype = edges.vertex_dtype
         self.store_transposed = bool(store_transposed)
         self.backend = backend
@@ -154,31 +165,64 @@ class CompressedGraph:
             layout.property_order = None
         self._layout, self._properties, self._in_lists = layout, properties, in_lists
 
-    def _adjacency(self, in_lists: bool = False):
-        """The layout, holding out-lists (default) or in-lists.
+    # -- what the algorithms see ----------------------------------------------------------------
+    def view(self) -> GraphView:
+        """The interface the algorithms use (:mod:`cugraph_compressed.graph_view`).
+
+        Raises
+        ------
+        ValueError
+            The graph holds no edge list yet.
+        """
+        self._require_built()
+        weights = self._properties.get("weight")
+        return GraphView(
+            backend=self.backend, directed=self._directed, store_transposed=self.store_transposed,
+            weighted=weights is not None,
+            weight_dtype=None if weights is None else np.dtype(weights.dtype),
+            ids=self._ids, config=self._traversal, orient=self._oriented)
+
+    @property
+    def traversal(self) -> TraversalConfig:
+        """Tuning of the GPU passes over lists (``TraversalConfig``); results never depend on
+        it.  Assign a new ``TraversalConfig`` to change it for the next calls."""
+        return self._traversal
+
+    @traversal.setter
+    def traversal(self, config: TraversalConfig) -> None:
+        if not isinstance(config, TraversalConfig):
+            raise TypeError(f"traversal must be a TraversalConfig, got {type(config).__name__}")
+        self._traversal = config
+
+    def _oriented(self, orientation: str) -> Adjacency:
+        """The layout holding out-lists (``OUT``) or whatever it holds (``ANY``), with the
+        properties in its slot order.
 
         An undirected graph's lists are both.  A directed graph stored the other way round is
         re-encoded reversed, in place, so the graph never holds two copies of its structure
         (cuGraph converts its storage for an algorithm the same way).
         """
         layout = self._require_built()
-        if not self._directed or self._in_lists == in_lists:
-            return layout
-        n = layout.num_vertices
-        with (_backend.device_allocations() if self.backend == DEVICE else nullcontext()):
-            owner, neighbours = self._edges_by_slot()
-            src, dst, properties = transpose_sorted(owner, neighbours, self._properties, n,
-                                                    layout.xp)
-            del owner, neighbours
-            self._store(src, dst, properties, n, in_lists)  # in RMM memory, as at the build
-        return self._layout
+        if orientation == OUT and self._directed and self._in_lists:
+            n = layout.num_vertices
+            device = self.backend == DEVICE
+            with (_backend.device_allocations() if device else nullcontext()):
+                owner, neighbours = self._edges_by_slot()
+                src, dst, properties = transpose_sorted(owner, neighbours, self._properties, n,
+                                                        layout.xp)
+                del owner, neighbours
+                self._store(src, dst, properties, n, False)  # in RMM memory, as at the build
+        return Adjacency(layout=self._layout, in_lists=self._in_lists,
+                         symmetric=not self._directed,
+                         properties=MappingProxyType(dict(self._properties)),
+                         vertex_dtype=np.dtype(self.vertex_dtype), config=self._traversal)
 
     def _edges_by_slot(self):
         """(owner, neighbour) of every stored edge, indexed by property slot, in the vertex
         dtype; decoded on the GPU for a device graph."""
         layout = self._require_built()
         if self.backend == DEVICE:
-            from .algorithms._device import decode_edges
+            from .kernels.traversal import decode_edges
 
             owner, neighbours = decode_edges(layout)
         else:
@@ -201,7 +245,7 @@ class CompressedGraph:
     @property
     def renumbered(self) -> bool:
         """True when user ids were mapped to internal ids."""
-        return self._renumber_map is not None
+        return self._ids is not None and self._ids.renumbered
 
     def is_directed(self) -> bool:
         return self._directed
@@ -231,7 +275,8 @@ class CompressedGraph:
 
     def nodes(self):
         """The vertex ids, sorted, as a Series of the frame library."""
-        return self._vertex_ids()
+        self._require_built()
+        return self._ids.all()
 
     @property
     def nbytes(self) -> int:
@@ -255,8 +300,8 @@ class CompressedGraph:
         """Bytes of every buffer the graph holds: the layout's, edge properties, renumber map."""
         sizes = dict(self._require_built().nbytes_by_component())
         sizes.update({name: int(values.nbytes) for name, values in self._properties.items()})
-        if self._renumber_map is not None:
-            sizes["renumber_map"] = renumber_map_nbytes(self._renumber_map)
+        if self._ids.renumbered:
+            sizes["renumber_map"] = self._ids.nbytes()
         return sizes
 
     def validate(self) -> None:
@@ -276,104 +321,12 @@ class CompressedGraph:
         if not self._directed:
             keep = owner <= neighbours
             owner, neighbours, positions = owner[keep], neighbours[keep], positions[keep]
-        columns = {self._columns["source"]: self._user_ids(owner.astype(self.vertex_dtype)),
-                   self._columns["destination"]: self._user_ids(neighbours.astype(self.vertex_dtype))}
+        ids = self._ids
+        columns = {self._columns["source"]: ids.to_user(owner.astype(self.vertex_dtype)),
+                   self._columns["destination"]: ids.to_user(neighbours.astype(self.vertex_dtype))}
         for name, values in self._properties.items():
             columns[self._columns[name]] = values[positions]
-        return self._frame(columns)
-
-    # -- id translation, shared by the algorithms -----------------------------------------------
-    def _frame(self, columns: dict):
-        lib = _backend.frame_library(self.backend)
-        return lib.DataFrame({k: _as_series(v, self.backend) for k, v in columns.items()})
-
-    def _vertex_ids(self):
-        lib = _backend.frame_library(self.backend)
-        if self._renumber_map is not None:
-            return self._renumber_map.reset_index(drop=True)
-        xp = _backend.array_module(self.backend)
-        return lib.Series(xp.arange(self.number_of_vertices(), dtype=self.vertex_dtype))
-
-    def _vertex_frame(self, columns: dict):
-        """A result frame: ``vertex`` (every vertex, user ids) followed by ``columns``."""
-        return self._frame({"vertex": self._vertex_ids(), **columns})
-
-    def _internal_ids(self, values, what: str):
-        """Internal ids (array of the vertex dtype) of user ids; ValueError names the first one
-        that is not a vertex of the graph."""
-        xp = _backend.array_module(self.backend)
-        lib = _backend.frame_library(self.backend)
-        if _backend.is_scalar(values):
-            values = [values]
-        series = _as_series(values, self.backend).reset_index(drop=True)
-        if len(series) == 0:
-            raise ValueError(f"{what} is empty: give at least one vertex")
-        n = self.number_of_vertices()
-        if self._renumber_map is None:
-            if _numpy_kind(series) not in "iu":
-                raise ValueError(f"{what} holds {series.dtype} values; vertex ids of this graph are integers")
-            ids = xp.asarray(series.to_numpy() if xp is np else series.values).astype(np.int64)
-            bad = (ids < 0) | (ids >= n)
-            found = ids
-        else:
-            index = lib.Index(self._renumber_map)
-            try:
-                found = xp.asarray(index.get_indexer(series)).astype(np.int64)
-            except (TypeError, ValueError):
-                found = xp.full(len(series), -1, dtype=np.int64)
-            bad = found < 0
-        if bool(bad.any()):
-            first = series.iloc[int(xp.argmax(bad))]
-            first = first.item() if hasattr(first, "item") else first
-            if n == 0:
-                bound = "(the graph has no vertices)"
-            elif self._renumber_map is None:
-                bound = f"(ids are 0 .. {n - 1})"
-            else:
-                bound = f"(it has {n} vertices)"
-            raise ValueError(f"one or more vertices are invalid: {what} vertex {first!r} is not in the graph {bound}")
-        return found.astype(self.vertex_dtype)
-
-    def _no_ids(self):
-        """The column cuGraph returns where it computed no vertex ids (``return_predecessors=False``):
-        all null for int32/int64 ids, -1 (null where -1 cannot be held) for ids it renumbers."""
-        n = self.number_of_vertices()
-        xp = _backend.array_module(self.backend)
-        lib = _backend.frame_library(self.backend)
-        if not self._native_ids():
-            return self._user_ids(xp.full(n, -1, dtype=self.vertex_dtype))
-        if self.backend == HOST:
-            import pandas as pd
-
-            return pd.Series(pd.arrays.IntegerArray(np.zeros(n, self.vertex_dtype), np.ones(n, bool)))
-        return lib.Series(xp.zeros(n, dtype=self.vertex_dtype)).where(lib.Series(xp.zeros(n, dtype=bool)))
-
-    def _native_ids(self) -> bool:
-        """True when user ids are int32/int64 (cuGraph does not renumber them in Python)."""
-        if self._renumber_map is None:
-            return True
-        return _backend.numpy_dtype(self._renumber_map) in (np.int32, np.int64)
-
-    def _user_ids(self, internal):
-        """User ids of internal ids; negative entries (no vertex) stay -1, or null for id types
-        that cannot hold -1."""
-        if self._renumber_map is None:
-            return internal
-        xp = _backend.array_module(self.backend)
-        lib = _backend.frame_library(self.backend)
-        missing = internal < 0
-        ids = self._renumber_map.reset_index(drop=True).take(xp.where(missing, 0, internal))
-        ids = ids.reset_index(drop=True)
-        if not bool(missing.any()):
-            return ids
-        if _numpy_kind(ids) in "if":
-            return ids.where(lib.Series(~missing), -1)
-        return ids.where(lib.Series(~missing))
-
-
-def renumber_map_nbytes(renumber_map) -> int:
-    """Bytes of a renumber map (a pandas or cuDF Series of user ids)."""
-    return int(renumber_map.memory_usage(index=False, deep=True))
+        return ids.frame(columns)
 
 
 def estimate_nbytes(df, format="csr", source="source", destination="destination", directed=False,
@@ -411,25 +364,9 @@ def estimate_nbytes(df, format="csr", source="source", destination="destination"
     xp = _backend.array_module(backend)
     total = cls.estimate_nbytes(edges.src, edges.dst, edges.num_vertices, xp, **params)
     total += sum(int(v.nbytes) for v in edges.properties.values())
-    if edges.renumber_map is not None:
-        total += renumber_map_nbytes(edges.renumber_map)
+    total += VertexIds(backend, edges.num_vertices, edges.vertex_dtype, edges.renumber_map).nbytes()
     return int(total)
 
 
 def _single(name):
     return name if isinstance(name, str) else name[0]
-
-
-def _numpy_kind(series) -> str:
-    return _backend.numpy_dtype(series).kind
-
-
-def _as_series(values, backend):
-    """``values`` (Series, NumPy/CuPy array or list) as a Series of the backend's library."""
-    if hasattr(values, "isna"):
-        if backend == HOST and _backend.is_cudf_object(values):
-            values = values.to_pandas()
-        return values.reset_index(drop=True)
-    if backend == HOST and _backend.is_cupy_array(values):
-        values = _backend.to_host(values)
-    return _backend.frame_library(backend).Series(values)

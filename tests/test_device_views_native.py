@@ -15,7 +15,7 @@ import pytest
 
 import cugraph_compressed as cgc
 from cugraph_compressed.formats import FORMATS
-from cugraph_compressed.algorithms._device import layout_item_size, warp_item_size
+from cugraph_compressed.kernels.traversal import layout_item_size, warp_item_size
 from cugraph_compressed.algorithms.pagerank import ITEM_RANKS
 from cugraph_compressed.generators import rmat_edgelist
 from cugraph_compressed.kernels import PACKAGE_ROOT

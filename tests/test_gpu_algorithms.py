@@ -114,15 +114,12 @@ WARP_PARAMS = [("csr", {}), ("ef", {"k": 3, "block_size": 2}),
 @pytest.mark.parametrize("directed", [True, False])
 @pytest.mark.parametrize("warp_item_ranks", [None, 1024], ids=["threads", "warps"])
 def test_long_lists_through_warps_equal_host_oracle(layout, params, store_transposed, directed,
-                                                    warp_item_ranks, monkeypatch):
+                                                    warp_item_ranks):
     """SSSP (relaxation and predecessor passes), PageRank (pull and push) and WCC send lists of
     at least a warp item through warps: out- and in-hubs of 20,000 to 1,024 neighbours beside
     many short lists, with chunk sizes that are not powers of two or are below 32.  With
-    ``WARP_ITEM_RANKS`` None the same lists go through the per-thread kernels alone."""
+    ``warp_item_ranks`` None the same lists go through the per-thread kernels alone."""
     import cudf
-    from cugraph_compressed.algorithms import _device
-
-    monkeypatch.setattr(_device, "WARP_ITEM_RANKS", warp_item_ranks)
 
     rng = np.random.default_rng(31)
     n, degrees = 30_000, [20_000, 3000, 1500, 1100, 1024]
@@ -142,6 +139,7 @@ def test_long_lists_through_warps_equal_host_oracle(layout, params, store_transp
                                 store_transposed=store_transposed)
 
     host, dev = build(df, "from_pandas_edgelist"), build(cudf.from_pandas(df), "from_cudf_edgelist")
+    dev.traversal = cgc.TraversalConfig(warp_item_ranks=warp_item_ranks)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # store_transposed=False warns
         mine, ref = sssp(dev, 0).to_pandas(), sssp(host, 0)
@@ -169,7 +167,7 @@ VIEW_CASES = [(layout, params) for layout in DEVICE_LAYOUTS
 def test_device_view_decodes_every_list(layout, params, directed):
     import cudf
 
-    from cugraph_compressed.algorithms._device import decode_edges
+    from cugraph_compressed.kernels.traversal import decode_edges
 
     hub = pd.DataFrame({"source": np.full(5000, 7, np.int32), "destination": np.arange(5000, dtype=np.int32) * 13})
     df = pd.concat([rmat_edgelist(16, seed=83), hub], ignore_index=True)  # long lists, isolated ids

@@ -3,7 +3,7 @@
 // thread writes its distance and predecessor and appends it to the next frontier.  Each level
 // expands the frontier's short lists one item per thread and its long ones one item per warp
 // (bfs_expand<..., PerWarp>); _device.list_passes says where the cut lies.
-#include "algorithms/traverse.cuh"
+#include "kernels/traverse.cuh"
 
 // Claim each source (duplicates collapse) and write the first frontier.
 template <typename D>

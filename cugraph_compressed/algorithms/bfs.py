@@ -8,13 +8,85 @@ them (as it does between runs of any parallel BFS, cuGraph's included).
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
-from .._backend import HOST, device_allocations
-from ._common import check_graph, cugraph_module as _cugraph, vertex_sentinel
-from ._device import Module, Traversal, list_passes, order_frontier
-from .registry import require
+from ..graph_view import OUT
+from ..kernels.traversal import Module, Traversal
+from .registry import ALGORITHMS, front_door
 
+
+def vertex_sentinel(dtype):
+    """Distance of an unreachable vertex: the largest value of the vertex dtype (cuGraph's)."""
+    return np.iinfo(np.dtype(dtype)).max
+
+
+def bfs_host(adjacency, sources, depth_limit):
+    """Level-synchronous BFS in NumPy over the host decoder of the out-lists; returns
+    (dist, pred)."""
+    layout, dtype = adjacency.layout, adjacency.vertex_dtype
+    n = layout.num_vertices
+    dist = np.full(n, vertex_sentinel(dtype), dtype=dtype)
+    pred = np.full(n, -1, dtype=dtype)
+    frontier = np.unique(sources).astype(np.int64)
+    dist[frontier] = 0
+    level = 0
+    while frontier.size and (depth_limit is None or level < depth_limit):
+        owner, neighbours, _ = layout.decode_lists(frontier)
+        fresh = dist[neighbours] == vertex_sentinel(dtype)
+        neighbours, owner = neighbours[fresh], owner[fresh]
+        # The first edge (in decode order) that reaches a new vertex names its predecessor.
+        neighbours, first = np.unique(neighbours, return_index=True)
+        level += 1
+        dist[neighbours] = level
+        pred[neighbours] = frontier[owner[first]]
+        frontier = neighbours
+    return dist, pred
+
+
+MODULE = Module(Path(__file__).with_name("bfs.cu"), {
+    "seed": ("bfs_seed<{vertex}>", False, False),
+    "expand": ("bfs_expand<{view}, {vertex}, false>", False, True),
+    "expand_warps": ("bfs_expand<{view}, {vertex}, true>", False, True),
+})
+
+
+def bfs_device(adjacency, sources, depth_limit):
+    """Level-synchronous BFS on the GPU over the out-lists' device view; returns (dist, pred).
+
+    Each level expands the frontier in the launches of ``list_passes``: short lists one item
+    per thread, long lists one item per warp."""
+    import cupy as cp
+
+    layout, dtype = adjacency.layout, adjacency.vertex_dtype
+    run = Traversal(layout, dtype, adjacency.config)
+    n = layout.num_vertices
+    dist = cp.full(n, vertex_sentinel(dtype), dtype=dtype)
+    pred = cp.full(n, -1, dtype=dtype)
+    visited = cp.zeros((n + 31) // 32, dtype=cp.uint32)
+    frontier = cp.empty(max(n, 1), dtype=dtype)
+    following = cp.empty_like(frontier)
+    size = cp.zeros(1, dtype=cp.uint64)
+    sources = cp.asarray(sources, dtype=dtype)
+    MODULE.kernel("seed", vertex=dtype)(*run.grid(sources.size),
+                                         (sources, np.int64(sources.size), visited, dist, frontier, size))
+    expand = [MODULE.kernel(name, view=run.view_type, vertex=dtype)
+              for name in ("expand", "expand_warps")]
+    count = int(size.get()[0])
+    level = 0
+    while count and (depth_limit is None or level < depth_limit):
+        run.order_frontier(frontier, count)
+        size.fill(0)
+        level += 1
+        run.over_lists(expand, frontier, count, visited, dist, pred, following, size,
+                       dtype.type(level))
+        count = int(size.get()[0])
+        frontier, following = following, frontier
+    return dist, pred
+
+
+@front_door("bfs", host=bfs_host, device=bfs_device, orientation=OUT, source=True)
 def bfs(G, start=None, depth_limit=None, i_start=None, directed=None, return_predecessors=True):
     """Breadth-first search from one or several start vertices.
 
@@ -51,9 +123,6 @@ def bfs(G, start=None, depth_limit=None, i_start=None, directed=None, return_pre
     ValueError
         A start vertex that is not in the graph (the message names it), or an empty start list.
     """
-    if not check_graph(G):
-        return _cugraph().bfs(G, start=start, depth_limit=depth_limit, i_start=i_start,
-                              directed=directed, return_predecessors=return_predecessors)
     # Argument errors are cuGraph's, type for type.
     if start is not None and i_start is not None:
         raise TypeError("cannot specify both 'start' and 'i_start'")
@@ -67,77 +136,10 @@ def bfs(G, start=None, depth_limit=None, i_start=None, directed=None, return_pre
         raise TypeError(f"depth_limit must be an int or None, got {depth_limit!r}")
     if depth_limit is not None and depth_limit <= 0:
         depth_limit = None  # cuGraph reads 0 and negative limits as "no limit"
-    sources = G._internal_ids(start, "start")
-    layout = G._adjacency()
-    if G.backend == HOST:
-        dist, pred = bfs_host(layout, sources, depth_limit, G.vertex_dtype)
-    else:
-        require("bfs", G)
-        with device_allocations():
-            dist, pred = bfs_device(layout, sources, depth_limit, G.vertex_dtype)
-    predecessors = G._user_ids(pred) if return_predecessors else G._no_ids()
-    return G._vertex_frame({"distance": dist, "predecessor": predecessors})
+    sources = G.ids.to_internal(start, "start")
+    dist, pred = ALGORITHM.run(G, sources, depth_limit)
+    predecessors = G.ids.to_user(pred) if return_predecessors else G.ids.none()
+    return G.ids.vertex_frame({"distance": dist, "predecessor": predecessors})
 
 
-def bfs_host(layout, sources, depth_limit, dtype):
-    """Level-synchronous BFS in NumPy over ``layout``'s host decoder; returns (dist, pred)."""
-    n = layout.num_vertices
-    dist = np.full(n, vertex_sentinel(dtype), dtype=dtype)
-    pred = np.full(n, -1, dtype=dtype)
-    frontier = np.unique(sources).astype(np.int64)
-    dist[frontier] = 0
-    level = 0
-    while frontier.size and (depth_limit is None or level < depth_limit):
-        owner, neighbours, _ = layout.decode_lists(frontier)
-        fresh = dist[neighbours] == vertex_sentinel(dtype)
-        neighbours, owner = neighbours[fresh], owner[fresh]
-        # The first edge (in decode order) that reaches a new vertex names its predecessor.
-        neighbours, first = np.unique(neighbours, return_index=True)
-        level += 1
-        dist[neighbours] = level
-        pred[neighbours] = frontier[owner[first]]
-        frontier = neighbours
-    return dist, pred
-
-
-MODULE = Module("bfs.cu", {
-    "seed": ("bfs_seed<{vertex}>", False, False),
-    "expand": ("bfs_expand<{view}, {vertex}, false>", False, True),
-    "expand_warps": ("bfs_expand<{view}, {vertex}, true>", False, True),
-})
-
-
-def bfs_device(layout, sources, depth_limit, dtype):
-    """Level-synchronous BFS on the GPU over the layout's device view; returns (dist, pred).
-
-    Each level expands the frontier in the launches of ``list_passes``: short lists one item
-    per thread, long lists one item per warp."""
-    import cupy as cp
-
-    dtype = np.dtype(dtype)
-    run = Traversal(layout, dtype)
-    n = layout.num_vertices
-    dist = cp.full(n, vertex_sentinel(dtype), dtype=dtype)
-    pred = cp.full(n, -1, dtype=dtype)
-    visited = cp.zeros((n + 31) // 32, dtype=cp.uint32)
-    frontier = cp.empty(max(n, 1), dtype=dtype)
-    following = cp.empty_like(frontier)
-    size = cp.zeros(1, dtype=cp.uint64)
-    sources = cp.asarray(sources, dtype=dtype)
-    MODULE.kernel("seed", vertex=dtype)(*run.grid(sources.size),
-                                         (sources, np.int64(sources.size), visited, dist, frontier, size))
-    passes = [(MODULE.kernel(name, view=run.view_type, vertex=dtype), *launch)
-              for name, launch in zip(("expand", "expand_warps"), list_passes(layout))]
-    count = int(size.get()[0])
-    level = 0
-    while count and (depth_limit is None or level < depth_limit):
-        order_frontier(frontier, count)
-        size.fill(0)
-        level += 1
-        for kernel, item_size, degrees, per_warp in passes:
-            scan, total = run.items(frontier, count, item_size, degrees)
-            run.launch(kernel, frontier, count, scan, total, item_size, visited, dist, pred,
-                       following, size, dtype.type(level), per_warp=per_warp)
-        count = int(size.get()[0])
-        frontier, following = following, frontier
-    return dist, pred
+ALGORITHM = ALGORITHMS["bfs"]

@@ -4,7 +4,7 @@
 // component.  Each undirected edge is stored both ways; only u < v is processed.  Short lists
 // go one item per thread, long ones one item per warp (_device.list_passes says where the cut lies),
 // with the same hooking routine.
-#include "algorithms/traverse.cuh"
+#include "kernels/traverse.cuh"
 
 template <typename D>
 __device__ __forceinline__ D find_root(D* parent, D v) {

@@ -7,14 +7,65 @@ representatives: compare partitions, not label values.
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
-from .._backend import HOST, device_allocations
-from ._common import check_graph, cugraph_module as _cugraph
-from ._device import Module, Traversal, list_passes
-from .registry import require
+from ..graph_view import ANY
+from ..kernels.traversal import Module, Traversal
+from .registry import ALGORITHMS, alias, front_door
 
 
+def wcc_host(adjacency) -> np.ndarray:
+    """Component labels (smallest internal vertex id of the component) by hooking and pointer
+    jumping over the layout's host decoder."""
+    layout = adjacency.layout
+    parent = np.arange(layout.num_vertices, dtype=np.int64)
+    owner, neighbours, _ = layout.to_coo()
+    while owner.size:
+        a, b = parent[owner], parent[neighbours]
+        differ = a != b
+        if not differ.any():
+            break
+        # Hook the larger root under the smaller one; parents only ever decrease.
+        np.minimum.at(parent, np.maximum(a, b)[differ], np.minimum(a, b)[differ])
+        while True:  # pointer jumping until every vertex points at a root
+            grand = parent[parent]
+            if np.array_equal(grand, parent):
+                break
+            parent = grand
+        # Edges whose ends already agree never change again.
+        keep = parent[owner] != parent[neighbours]
+        owner, neighbours = owner[keep], neighbours[keep]
+    return parent
+
+
+MODULE = Module(Path(__file__).with_name("components.cu"), {
+    "hook": ("wcc_hook<{view}, {vertex}, false>", False, True),
+    "hook_warps": ("wcc_hook<{view}, {vertex}, true>", False, True),
+    "compress": ("wcc_compress<{vertex}>", False, False),
+})
+
+
+def wcc_device(adjacency):
+    """One hooking pass over every edge and a final compression on the GPU; labels are the
+    smallest vertex of each component, as on the host.  The pass runs in the launches of
+    ``list_passes``."""
+    import cupy as cp
+
+    layout, vtype = adjacency.layout, adjacency.vertex_dtype
+    n = layout.num_vertices
+    run = Traversal(layout, vtype, adjacency.config)
+    parent = cp.arange(n, dtype=vtype)
+    hook = [MODULE.kernel(name, view=run.view_type, vertex=vtype)
+            for name in ("hook", "hook_warps")]
+    run.over_lists(hook, None, n, parent)
+    MODULE.kernel("compress", vertex=vtype)(*run.grid(n), (parent, np.int64(n)))
+    return parent
+
+
+@front_door("weakly_connected_components", host=wcc_host, device=wcc_device, orientation=ANY,
+            short="wcc", undirected=True)
 def weakly_connected_components(G, directed=None, connection=None, return_labels=None):
     """Weakly connected components of an undirected graph.
 
@@ -38,26 +89,19 @@ def weakly_connected_components(G, directed=None, connection=None, return_labels
     TypeError
         ``directed`` or ``return_labels`` given for a graph, or ``connection`` not "weak".
     """
-    if not check_graph(G):
-        return _cugraph().weakly_connected_components(
-            G, directed=directed, connection=connection, return_labels=return_labels)
     for name, value in (("directed", directed), ("return_labels", return_labels)):
         if value is not None:
             raise TypeError(f"'{name}' cannot be specified for a Graph-type input")
     if connection not in (None, "weak"):
         raise TypeError(f"'connection' must be 'weak' for weakly_connected_components(), got {connection!r}")
-    if G.is_directed():
+    if G.directed:
         raise ValueError("input graph must be undirected: weakly connected components are "
                          "computed on an undirected CompressedGraph(directed=False)")
-    if G.backend == HOST:
-        labels = wcc_host(G._adjacency())
-    else:
-        require("weakly_connected_components", G)
-        with device_allocations():
-            labels = wcc_device(G._adjacency(), G.vertex_dtype)
-    return G._vertex_frame({"labels": labels.astype(G.vertex_dtype)})
+    labels = ALGORITHM.run(G)
+    return G.ids.vertex_frame({"labels": labels.astype(G.vertex_dtype)})
 
 
+@alias("connected_components", of="weakly_connected_components")
 def connected_components(G, directed=None, connection="weak", return_labels=None):
     """cuGraph's ``connected_components``; only ``connection="weak"`` is supported here.
 
@@ -68,60 +112,14 @@ def connected_components(G, directed=None, connection="weak", return_labels=None
     NotImplementedError
         ``connection="strong"``.
     """
-    if not check_graph(G):
-        return _cugraph().connected_components(
-            G, directed=directed, connection=connection, return_labels=return_labels)
     if connection not in ("weak", "strong"):
         raise ValueError(f"invalid connection type: {connection}, must be either 'strong' or 'weak'")
     if connection == "strong":
         raise NotImplementedError("strongly connected components are not implemented; "
                                   "use connection='weak'")
-    return weakly_connected_components(G, directed=directed, connection="weak", return_labels=return_labels)
+    # G is already the graph's view: call the body behind weakly_connected_components' door.
+    return weakly_connected_components.__wrapped__(G, directed=directed, connection="weak",
+                                                   return_labels=return_labels)
 
 
-def wcc_host(layout) -> np.ndarray:
-    """Component labels (smallest internal vertex id of the component) by hooking and pointer
-    jumping over the layout's host decoder."""
-    parent = np.arange(layout.num_vertices, dtype=np.int64)
-    owner, neighbours, _ = layout.to_coo()
-    while owner.size:
-        a, b = parent[owner], parent[neighbours]
-        differ = a != b
-        if not differ.any():
-            break
-        # Hook the larger root under the smaller one; parents only ever decrease.
-        np.minimum.at(parent, np.maximum(a, b)[differ], np.minimum(a, b)[differ])
-        while True:  # pointer jumping until every vertex points at a root
-            grand = parent[parent]
-            if np.array_equal(grand, parent):
-                break
-            parent = grand
-        # Edges whose ends already agree never change again.
-        keep = parent[owner] != parent[neighbours]
-        owner, neighbours = owner[keep], neighbours[keep]
-    return parent
-
-
-MODULE = Module("components.cu", {
-    "hook": ("wcc_hook<{view}, {vertex}, false>", False, True),
-    "hook_warps": ("wcc_hook<{view}, {vertex}, true>", False, True),
-    "compress": ("wcc_compress<{vertex}>", False, False),
-})
-
-
-def wcc_device(layout, vertex_dtype):
-    """One hooking pass over every edge and a final compression on the GPU; labels are the
-    smallest vertex of each component, as on the host.  The pass runs in the launches of
-    ``list_passes``."""
-    import cupy as cp
-
-    vtype = np.dtype(vertex_dtype)
-    n = layout.num_vertices
-    run = Traversal(layout, vtype)
-    parent = cp.arange(n, dtype=vtype)
-    for name, (item_size, degrees, per_warp) in zip(("hook", "hook_warps"), list_passes(layout)):
-        scan, total = run.items(None, n, item_size, degrees)
-        run.launch(MODULE.kernel(name, view=run.view_type, vertex=vtype), None, n, scan, total,
-                   item_size, parent, per_warp=per_warp)
-    MODULE.kernel("compress", vertex=vtype)(*run.grid(n), (parent, np.int64(n)))
-    return parent
+ALGORITHM = ALGORITHMS["weakly_connected_components"]

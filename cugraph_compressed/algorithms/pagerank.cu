@@ -6,7 +6,7 @@
 // sum their ranks, reduce the sums by shuffles and add the total with one atomic from lane 0,
 // always (a warp item holds a whole list only at exactly its size: no store shortcut there).
 // _device.list_passes says where the cut lies.
-#include "algorithms/traverse.cuh"
+#include "kernels/traverse.cuh"
 
 // What an edge carries: the score share of its far end (pull) or of its owner (push), times the
 // edge's weight when the graph is weighted.

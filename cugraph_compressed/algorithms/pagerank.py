@@ -10,13 +10,14 @@ dtype (float64 for float64 weights, else float32).
 from __future__ import annotations
 
 import warnings
+from pathlib import Path
 
 import numpy as np
 
-from .._backend import HOST, device_allocations, to_host
-from ._common import check_graph, cugraph_module as _cugraph
-from ._device import Module, Traversal, list_passes
-from .registry import require
+from .._backend import to_host
+from ..graph_view import ANY
+from ..kernels.traversal import Module, Traversal
+from .registry import ALGORITHMS, front_door
 
 TRANSPOSED_WARNING = ("Pagerank expects the 'store_transposed' flag to be set to 'True' for "
                       "optimal performance during the graph creation")
@@ -38,6 +39,128 @@ def _failed_to_converge_error():
     return cugraph_error
 
 
+def _dense(G, frame, column, what):
+    """A float64 host vector over all vertices from a (vertex, column) frame; 0 where absent."""
+    if frame is None:
+        return None
+    if not hasattr(frame, "columns") or "vertex" not in frame.columns or column not in frame.columns:
+        raise ValueError(f"{what} must be a DataFrame with columns 'vertex' and '{column}'")
+    vector = np.zeros(G.num_vertices)
+    if len(frame):
+        ids = to_host(G.ids.to_internal(frame["vertex"], f"{what}")).astype(np.int64)
+        values = frame[column]
+        values = values.to_numpy() if hasattr(values, "to_numpy") else np.asarray(values)
+        vector[ids] = to_host(values).astype(np.float64)
+    return vector
+
+
+def pagerank_host(adjacency, alpha, teleport, start, out_weight, max_iter, tol):
+    """cuGraph's PageRank iteration over the layout's host decoder (lists decoded once), on
+    whichever lists the graph holds.
+
+    Returns float64 scores and whether the loop stopped before ``max_iter`` iterations.
+    """
+    layout, weights = adjacency.layout, adjacency.weights
+    n = layout.num_vertices
+    if n == 0:
+        return np.zeros(0), True
+    owner, neighbours, positions = layout.to_coo()
+    if adjacency.in_lists:
+        owner, neighbours = neighbours, owner
+    w = np.ones(owner.size) if weights is None else to_host(weights)[positions].astype(np.float64)
+    if out_weight is None:
+        out_weight = np.bincount(owner, weights=w, minlength=n)
+    dangling = out_weight == 0
+    divisor = np.where(dangling, 1.0, out_weight)
+    scores = np.full(n, 1.0 / n) if start is None else start.copy()
+    iterations = 0
+    while True:
+        scaled = scores / divisor
+        spread = alpha * scores[dangling].sum() + (1.0 - alpha)
+        fresh = alpha * np.bincount(neighbours, weights=scaled[owner] * w, minlength=n)
+        fresh += spread / n if teleport is None else spread * teleport
+        change = np.abs(fresh - scores).sum()
+        scores = fresh
+        iterations += 1
+        if change < tol or iterations >= max_iter:
+            break
+    return scores, iterations < max_iter
+
+
+MODULE = Module(Path(__file__).with_name("pagerank.cu"), {
+    "spmv": ("pagerank_spmv<{view}, {vertex}, {weight}, false>", True, True),
+    "spmv_warps": ("pagerank_spmv<{view}, {vertex}, {weight}, true>", True, True),
+})
+ITEM_RANKS = 32  # ranks per work item: one owner read and, pulling a longer list, one atomic
+
+
+def pagerank_device(adjacency, alpha, teleport, start, out_weight, max_iter, tol):
+    """cuGraph's PageRank iteration on the GPU (float64 accumulation) over the layout's device
+    view; returns (float64 scores, converged).
+
+    In-lists (``store_transposed``) and symmetric lists (undirected graphs) pull: each vertex
+    sums its sources' shares, with a plain store when its list is one work item.  A directed
+    graph stored as out-lists pushes each share to its target with an atomic add.
+
+    Each product runs in the launches of ``list_passes``: short lists one item per thread,
+    long lists one item per warp (pulling, its lanes' sums are reduced by shuffles and added
+    with one atomic per warp item).  Float64 sums of long lists are thus
+    added in another order than one thread would.
+    """
+    import cupy as cp
+
+    layout, weights, in_lists = adjacency.layout, adjacency.weights, adjacency.in_lists
+    n = layout.num_vertices
+    if n == 0:
+        return np.zeros(0), True
+    vtype = adjacency.vertex_dtype
+    run = Traversal(layout, vtype, adjacency.config)
+    weighted = weights is not None
+    wtype = np.dtype(weights.dtype) if weighted else np.dtype(np.float32)
+    w = weights if weighted else cp.zeros(1, dtype=wtype)
+    passes = []  # (kernel, scan, total, item size, one item per warp), the same every product
+    for name, (item_size, degrees, per_warp) in zip(("spmv", "spmv_warps"),
+                                                    run.passes(ITEM_RANKS)):
+        scan, total = run.items(None, n, item_size, degrees)
+        passes.append((MODULE.kernel(name, view=run.view_type, vertex=vtype, weight=wtype), scan,
+                       total, item_size, per_warp))
+
+    def spmv(scores, pull, out):
+        for kernel, scan, total, item_size, per_warp in passes:
+            run.launch(kernel, None, n, scan, total, item_size, w, np.int32(weighted), scores,
+                       np.int32(pull), out, per_warp=per_warp)
+
+    pull = in_lists or adjacency.symmetric
+    if out_weight is None:
+        # Out-weights: the same product with every score 1, summing each vertex's out-edges
+        # (a pull over out-lists, a push over in-lists).
+        out_weight = cp.zeros(n, dtype=cp.float64)
+        spmv(cp.ones(n, dtype=cp.float64), not in_lists, out_weight)
+    else:
+        out_weight = cp.asarray(out_weight)
+    dangling = out_weight == 0
+    divisor = cp.where(dangling, 1.0, out_weight)
+    teleport = None if teleport is None else cp.asarray(teleport)
+    scores = cp.full(n, 1.0 / n) if start is None else cp.asarray(start)
+    fresh = cp.empty(n, dtype=cp.float64)
+    iterations = 0
+    while True:
+        scaled = scores / divisor
+        spread = alpha * float((scores * dangling).sum()) + (1.0 - alpha)
+        fresh.fill(0)
+        spmv(scaled, pull, fresh)
+        fresh *= alpha
+        fresh += spread / n if teleport is None else spread * teleport
+        change = float(cp.abs(fresh - scores).sum())
+        scores, fresh = fresh, scores
+        iterations += 1
+        if change < tol or iterations >= max_iter:
+            break
+    return scores, iterations < max_iter
+
+
+@front_door("pagerank", host=pagerank_host, device=pagerank_device, orientation=ANY,
+            transposed=True)
 def pagerank(G, alpha=0.85, personalization=None, precomputed_vertex_out_weight=None,
              max_iter=100, tol=1.0e-5, nstart=None, dangling=None, fail_on_nonconvergence=True):
     """PageRank scores of every vertex.
@@ -78,11 +201,6 @@ def pagerank(G, alpha=0.85, personalization=None, precomputed_vertex_out_weight=
     FailedToConvergeError
         Not converged and ``fail_on_nonconvergence`` is True (cuGraph's class when installed).
     """
-    if not check_graph(G):
-        return _cugraph().pagerank(
-            G, alpha=alpha, personalization=personalization,
-            precomputed_vertex_out_weight=precomputed_vertex_out_weight, max_iter=max_iter,
-            tol=tol, nstart=nstart, dangling=dangling, fail_on_nonconvergence=fail_on_nonconvergence)
     if not G.store_transposed:
         warnings.warn(TRANSPOSED_WARNING, UserWarning, stacklevel=2)
     if not 0.0 <= float(alpha) <= 1.0:
@@ -93,8 +211,7 @@ def pagerank(G, alpha=0.85, personalization=None, precomputed_vertex_out_weight=
         raise TypeError(f"max_iter must be an int, got {max_iter!r}")
     if max_iter < 0:
         raise OverflowError(f"max_iter={max_iter} is negative; it must be >= 0")
-    weights = G._properties.get("weight")
-    dtype = np.dtype(np.float64 if weights is not None and weights.dtype == np.float64 else np.float32)
+    dtype = np.dtype(np.float64 if G.weight_dtype == np.float64 else np.float32)
     teleport = _dense(G, personalization, "values", "personalization")
     if teleport is not None:
         if personalization is not None and len(personalization) == 0:
@@ -106,16 +223,9 @@ def pagerank(G, alpha=0.85, personalization=None, precomputed_vertex_out_weight=
         teleport = teleport / total
     start = _dense(G, nstart, "values", "nstart")
     out_weight = _dense(G, precomputed_vertex_out_weight, "sums", "precomputed_vertex_out_weight")
-    if G.backend == HOST:
-        scores, converged = pagerank_host(G._layout, G._in_lists, weights, float(alpha), teleport,
-                                          start, out_weight, int(max_iter), float(tol))
-    else:
-        require("pagerank", G)
-        with device_allocations():
-            scores, converged = pagerank_device(
-                G._layout, G._in_lists, not G.is_directed(), weights, float(alpha), teleport,
-                start, out_weight, int(max_iter), float(tol), G.vertex_dtype)
-    result = G._vertex_frame({"pagerank": scores.astype(dtype)})
+    scores, converged = ALGORITHM.run(G, float(alpha), teleport, start, out_weight,
+                                      int(max_iter), float(tol))
+    result = G.ids.vertex_frame({"pagerank": scores.astype(dtype)})
     if fail_on_nonconvergence:
         if not converged:
             raise _failed_to_converge_error()(
@@ -124,120 +234,4 @@ def pagerank(G, alpha=0.85, personalization=None, precomputed_vertex_out_weight=
     return result, bool(converged)
 
 
-def _dense(G, frame, column, what):
-    """A float64 host vector over all vertices from a (vertex, column) frame; 0 where absent."""
-    if frame is None:
-        return None
-    if not hasattr(frame, "columns") or "vertex" not in frame.columns or column not in frame.columns:
-        raise ValueError(f"{what} must be a DataFrame with columns 'vertex' and '{column}'")
-    vector = np.zeros(G.number_of_vertices())
-    if len(frame):
-        ids = to_host(G._internal_ids(frame["vertex"], f"{what}")).astype(np.int64)
-        values = frame[column]
-        values = values.to_numpy() if hasattr(values, "to_numpy") else np.asarray(values)
-        vector[ids] = to_host(values).astype(np.float64)
-    return vector
-
-
-def pagerank_host(layout, in_lists, weights, alpha, teleport, start, out_weight, max_iter, tol):
-    """cuGraph's PageRank iteration over the layout's host decoder (lists decoded once);
-    ``in_lists``: the layout holds each vertex's sources.
-
-    Returns float64 scores and whether the loop stopped before ``max_iter`` iterations.
-    """
-    n = layout.num_vertices
-    if n == 0:
-        return np.zeros(0), True
-    owner, neighbours, positions = layout.to_coo()
-    if in_lists:
-        owner, neighbours = neighbours, owner
-    w = np.ones(owner.size) if weights is None else to_host(weights)[positions].astype(np.float64)
-    if out_weight is None:
-        out_weight = np.bincount(owner, weights=w, minlength=n)
-    dangling = out_weight == 0
-    divisor = np.where(dangling, 1.0, out_weight)
-    scores = np.full(n, 1.0 / n) if start is None else start.copy()
-    iterations = 0
-    while True:
-        scaled = scores / divisor
-        spread = alpha * scores[dangling].sum() + (1.0 - alpha)
-        fresh = alpha * np.bincount(neighbours, weights=scaled[owner] * w, minlength=n)
-        fresh += spread / n if teleport is None else spread * teleport
-        change = np.abs(fresh - scores).sum()
-        scores = fresh
-        iterations += 1
-        if change < tol or iterations >= max_iter:
-            break
-    return scores, iterations < max_iter
-
-
-MODULE = Module("pagerank.cu", {
-    "spmv": ("pagerank_spmv<{view}, {vertex}, {weight}, false>", True, True),
-    "spmv_warps": ("pagerank_spmv<{view}, {vertex}, {weight}, true>", True, True),
-})
-ITEM_RANKS = 32  # ranks per work item: one owner read and, pulling a longer list, one atomic
-
-
-def pagerank_device(layout, in_lists, symmetric, weights, alpha, teleport, start, out_weight,
-                    max_iter, tol, vertex_dtype):
-    """cuGraph's PageRank iteration on the GPU (float64 accumulation) over the layout's device
-    view; returns (float64 scores, converged).
-
-    In-lists (``store_transposed``) and symmetric lists (undirected graphs) pull: each vertex
-    sums its sources' shares, with a plain store when its list is one work item.  A directed
-    graph stored as out-lists pushes each share to its target with an atomic add.
-
-    Each product runs in the launches of ``list_passes``: short lists one item per thread,
-    long lists one item per warp (pulling, its lanes' sums are reduced by shuffles and added
-    with one atomic per warp item).  Float64 sums of long lists are thus
-    added in another order than one thread would.
-    """
-    import cupy as cp
-
-    n = layout.num_vertices
-    if n == 0:
-        return np.zeros(0), True
-    vtype = np.dtype(vertex_dtype)
-    run = Traversal(layout, vtype)
-    weighted = weights is not None
-    wtype = np.dtype(weights.dtype) if weighted else np.dtype(np.float32)
-    w = weights if weighted else cp.zeros(1, dtype=wtype)
-    passes = []  # (kernel, scan, total, item size, one item per warp), the same every product
-    for name, (item_size, degrees, per_warp) in zip(("spmv", "spmv_warps"),
-                                                    list_passes(layout, ITEM_RANKS)):
-        scan, total = run.items(None, n, item_size, degrees)
-        passes.append((MODULE.kernel(name, view=run.view_type, vertex=vtype, weight=wtype), scan,
-                       total, item_size, per_warp))
-
-    def spmv(scores, pull, out):
-        for kernel, scan, total, item_size, per_warp in passes:
-            run.launch(kernel, None, n, scan, total, item_size, w, np.int32(weighted), scores,
-                       np.int32(pull), out, per_warp=per_warp)
-
-    pull = in_lists or symmetric
-    if out_weight is None:
-        # Out-weights: the same product with every score 1, summing each vertex's out-edges
-        # (a pull over out-lists, a push over in-lists).
-        out_weight = cp.zeros(n, dtype=cp.float64)
-        spmv(cp.ones(n, dtype=cp.float64), not in_lists, out_weight)
-    else:
-        out_weight = cp.asarray(out_weight)
-    dangling = out_weight == 0
-    divisor = cp.where(dangling, 1.0, out_weight)
-    teleport = None if teleport is None else cp.asarray(teleport)
-    scores = cp.full(n, 1.0 / n) if start is None else cp.asarray(start)
-    fresh = cp.empty(n, dtype=cp.float64)
-    iterations = 0
-    while True:
-        scaled = scores / divisor
-        spread = alpha * float((scores * dangling).sum()) + (1.0 - alpha)
-        fresh.fill(0)
-        spmv(scaled, pull, fresh)
-        fresh *= alpha
-        fresh += spread / n if teleport is None else spread * teleport
-        change = float(cp.abs(fresh - scores).sum())
-        scores, fresh = fresh, scores
-        iterations += 1
-        if change < tol or iterations >= max_iter:
-            break
-    return scores, iterations < max_iter
+ALGORITHM = ALGORITHMS["pagerank"]

@@ -6,7 +6,7 @@
 // bits of the distances are atomic minima of the values.  Both passes over lists run short lists
 // one item per thread and long ones one item per warp (_device.list_passes says where the cut lies), with
 // the same per-edge routine.
-#include "algorithms/traverse.cuh"
+#include "kernels/traverse.cuh"
 
 // Relaxing the edge (u, v) at `slot` from u's distance du: a smaller distance below the cutoff
 // is kept by atomic minimum; the thread that lowered it queues v in the near frontier (below

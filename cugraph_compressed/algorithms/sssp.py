@@ -6,14 +6,155 @@ float64, the GPU in the weight dtype, as cuGraph does).  Negative and NaN weight
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
-from .._backend import HOST, device_allocations, is_scalar
-from ._common import check_graph, cugraph_module as _cugraph
-from ._device import Module, Traversal, list_passes, order_frontier
-from .registry import require
+from .._backend import is_scalar
+from ..graph_view import OUT
+from ..kernels.traversal import Module, Traversal
+from .registry import ALGORITHMS, front_door
 
 
+def check_weights(adjacency) -> None:
+    """ValueError naming the first negative or NaN weight (cuGraph does not check)."""
+    weights = adjacency.weights
+    xp_bad = (weights < 0) | (weights != weights)
+    if bool(xp_bad.any()):
+        first = weights[int(xp_bad.argmax())]
+        raise ValueError(f"sssp needs non-negative weights; found weight {float(first)!r} "
+                         f"({int(xp_bad.sum())} negative or NaN weight(s) in all)")
+
+
+def sssp_host(adjacency, source: int, cutoff=None):
+    """Label-correcting shortest paths (frontier relaxation) over the host decoder of the
+    out-lists.
+
+    Returns distances in the weight dtype (computed in float64; inf = unreachable) and
+    predecessors (-1 = none).
+    """
+    layout, weights = adjacency.layout, adjacency.weights
+    n = layout.num_vertices
+    dist = np.full(n, np.inf)
+    pred = np.full(n, -1, dtype=np.int64)
+    dist[source] = 0.0
+    limit = np.inf if cutoff is None else float(cutoff)
+    frontier = np.array([source], dtype=np.int64)
+    best = np.full(n, np.inf)              # scratch, reset after each round where it was used
+    slot = np.empty(n, dtype=np.int64)
+    improved = np.zeros(n, dtype=bool)
+    while frontier.size:
+        owner, neighbours, positions = layout.decode_lists(frontier)
+        candidate = dist[frontier][owner] + weights[positions].astype(np.float64)
+        # Best candidate per target; every step below costs O(edges of the frontier), not O(n).
+        np.minimum.at(best, neighbours, candidate)
+        edge = np.arange(neighbours.size)
+        slot[neighbours] = edge
+        targets = neighbours[slot[neighbours] == edge]  # each target once, without sorting
+        gain = best[targets]
+        targets = targets[(gain < dist[targets]) & (gain < limit)]
+        improved[targets] = True
+        wins = improved[neighbours] & (candidate == best[neighbours])
+        pred[neighbours[wins]] = frontier[owner[wins]]  # any winning edge of a tie will do
+        dist[targets] = best[targets]
+        improved[targets] = False
+        best[neighbours] = np.inf
+        frontier = targets
+    return dist.astype(weights.dtype), pred
+
+
+MODULE = Module(Path(__file__).with_name("sssp.cu"), {
+    "relax": ("sssp_relax<{view}, {vertex}, {weight}, false>", True, True),
+    "relax_warps": ("sssp_relax<{view}, {vertex}, {weight}, true>", True, True),
+    "promote": ("sssp_promote<{vertex}, {weight}>", True, False),
+    "unqueue": ("sssp_unqueue<{vertex}>", False, False),
+    "predecessors": ("sssp_predecessors<{view}, {vertex}, {weight}, false>", True, True),
+    "predecessors_warps": ("sssp_predecessors<{view}, {vertex}, {weight}, true>", True, True),
+})
+BUCKET_EDGES = 4  # the near pile spans about this many mean edge weights per mean degree
+
+
+def bucket_width(weights, num_vertices: int) -> float:
+    """Near-far's split step: ``BUCKET_EDGES`` mean weights over the mean degree.
+
+    Narrower piles relax fewer edges more than once but take more rounds; on R-MAT graphs with
+    uniform weights this width relaxes about a fifth fewer edges than Bellman-Ford's frontier
+    for three times its rounds.  No positive weight: a single pile (Bellman-Ford).
+    """
+    mean = float(weights.mean()) if weights.size else 0.0
+    if not mean > 0:
+        return np.inf
+    return BUCKET_EDGES * mean / max(1.0, weights.size / max(num_vertices, 1))
+
+
+def sssp_device(adjacency, source: int, cutoff):
+    """Near-far shortest paths on the GPU in the weight dtype over the out-lists; returns
+    (dist with inf for unreachable, pred).
+
+    Both passes over lists (each round's relaxation of the near frontier, the final
+    predecessor pass over all vertices) run in the launches of ``list_passes``, as BFS's
+    levels do."""
+    import cupy as cp
+
+    layout, weights = adjacency.layout, adjacency.weights
+    wtype = np.dtype(weights.dtype)
+    vtype = adjacency.vertex_dtype
+    run = Traversal(layout, vtype, adjacency.config)
+    n = layout.num_vertices
+    dist = cp.full(n, np.inf, dtype=wtype)
+    dist[source] = 0
+    words = (n + 31) // 32
+    queued = cp.zeros(words, dtype=cp.uint32)
+    far = cp.zeros(words, dtype=cp.uint32)
+    frontier = cp.full(max(n, 1), source, dtype=vtype)
+    following = cp.empty_like(frontier)
+    size = cp.zeros(1, dtype=cp.uint64)
+    least = cp.empty(1, dtype=wtype)
+    limit = wtype.type(np.inf if cutoff is None else cutoff)
+    width = wtype.type(bucket_width(weights, n))
+    relax = [MODULE.kernel(name, view=run.view_type, vertex=vtype, weight=wtype)
+             for name in ("relax", "relax_warps")]
+    promote = MODULE.kernel("promote", vertex=vtype, weight=wtype)
+    unqueue = MODULE.kernel("unqueue", vertex=vtype)
+
+    def promoted(lo, hi):
+        """Far vertices with lo <= dist < hi into `frontier`; their count and the least
+        distance left in the far pile (inf when it is empty)."""
+        size.fill(0)
+        least.fill(np.inf)
+        promote(*run.grid(words), (far, np.int64(words), dist, lo, hi, queued, frontier, size, least))
+        return int(size.get()[0]), wtype.type(least.get()[0])
+
+    split = width
+    count = 1
+    while count:
+        while count:
+            unqueue(*run.grid(count), (frontier, np.int64(count), queued))
+            run.order_frontier(frontier, count)
+            size.fill(0)
+            run.over_lists(relax, frontier, count, weights, limit, split, dist, queued, far,
+                           following, size)
+            count = int(size.get()[0])
+            frontier, following = following, frontier
+        # The near pile is empty: the next one spans [split, split + width), or starts at the
+        # least far distance when that window is empty.
+        count, least_far = promoted(split, split + width)
+        if not count and least_far < np.inf:
+            hi = max(least_far + width, np.nextafter(least_far, wtype.type(np.inf)))
+            count, _ = promoted(split + width, hi)
+            split = hi
+        else:
+            split = split + width
+    pred = cp.full(n, -1, dtype=vtype)
+    predecessors = [MODULE.kernel(name, view=run.view_type, vertex=vtype, weight=wtype)
+                    for name in ("predecessors", "predecessors_warps")]
+    run.over_lists(predecessors, None, n, weights, dist, wtype.type(np.inf), np.int64(source),
+                   pred)
+    return dist, pred
+
+
+@front_door("sssp", host=sssp_host, device=sssp_device, orientation=OUT, check=check_weights,
+            weighted=True, source=True)
 def sssp(G, source=None, method=None, directed=None, return_predecessors=None, unweighted=None,
          overwrite=None, indices=None, cutoff=None):
     """Shortest path distances from ``source`` over non-negative edge weights.
@@ -46,10 +187,6 @@ def sssp(G, source=None, method=None, directed=None, return_predecessors=None, u
     RuntimeError
         The graph has no weights.
     """
-    if not check_graph(G):
-        return _cugraph().sssp(G, source=source, method=method, directed=directed,
-                               return_predecessors=return_predecessors, unweighted=unweighted,
-                               overwrite=overwrite, indices=indices, cutoff=cutoff)
     # Argument errors are cuGraph's, type for type and in its order.
     if method not in (None, "auto"):
         raise ValueError(f"only 'auto' is currently accepted for method, got {method!r}")
@@ -64,162 +201,18 @@ def sssp(G, source=None, method=None, directed=None, return_predecessors=None, u
         if value is not None:
             raise TypeError(f"'{name}' cannot be specified for a Graph-type input")
     source = indices if source is None else source
-    if not G.is_weighted():
+    if not G.weighted:
         raise RuntimeError("'SSSP' requires the input graph to be weighted. 'BFS' should be used "
                            "instead of 'SSSP' for unweighted graphs.")
     if not is_scalar(source):
         raise ValueError(f"sssp takes one source vertex, got {source!r}")
     if cutoff is not None and not float(cutoff) >= 0:
         raise ValueError(f"cutoff={cutoff!r} must be a non-negative number")
-    weights = G._properties["weight"]
-    check_weights(weights)
-    (start,) = G._internal_ids([source], "source")
-    dtype = np.dtype(weights.dtype)
-    layout = G._adjacency()
-    weights = G._properties["weight"]  # in the order of the layout, which may be new
-    if G.backend == HOST:
-        dist, pred = sssp_host(layout, weights, int(start), cutoff)
-        out = dist.astype(dtype)
-    else:
-        require("sssp", G)
-        with device_allocations():
-            out, pred = sssp_device(layout, weights, int(start), cutoff, G.vertex_dtype)
-    out[out == np.inf] = np.finfo(dtype).max  # cuGraph's "unreachable"
-    return G._frame({"distance": out, "vertex": G._vertex_ids(),
-                     "predecessor": G._user_ids(pred.astype(G.vertex_dtype))})
+    (start,) = G.ids.to_internal([source], "source")
+    dist, pred = ALGORITHM.run(G, int(start), cutoff)
+    dist[dist == np.inf] = np.finfo(dist.dtype).max  # cuGraph's "unreachable"
+    return G.ids.frame({"distance": dist, "vertex": G.ids.all(),
+                        "predecessor": G.ids.to_user(pred.astype(G.vertex_dtype))})
 
 
-def check_weights(weights) -> None:
-    """ValueError naming the first negative or NaN weight (cuGraph does not check)."""
-    xp_bad = (weights < 0) | (weights != weights)
-    if bool(xp_bad.any()):
-        first = weights[int(xp_bad.argmax())]
-        raise ValueError(f"sssp needs non-negative weights; found weight {float(first)!r} "
-                         f"({int(xp_bad.sum())} negative or NaN weight(s) in all)")
-
-
-def sssp_host(layout, weights, source: int, cutoff=None):
-    """Label-correcting shortest paths (frontier relaxation) over the layout's host decoder.
-
-    Returns float64 distances (inf = unreachable) and predecessors (-1 = none).
-    """
-    n = layout.num_vertices
-    dist = np.full(n, np.inf)
-    pred = np.full(n, -1, dtype=np.int64)
-    dist[source] = 0.0
-    limit = np.inf if cutoff is None else float(cutoff)
-    frontier = np.array([source], dtype=np.int64)
-    best = np.full(n, np.inf)              # scratch, reset after each round where it was used
-    slot = np.empty(n, dtype=np.int64)
-    improved = np.zeros(n, dtype=bool)
-    while frontier.size:
-        owner, neighbours, positions = layout.decode_lists(frontier)
-        candidate = dist[frontier][owner] + weights[positions].astype(np.float64)
-        # Best candidate per target; every step below costs O(edges of the frontier), not O(n).
-        np.minimum.at(best, neighbours, candidate)
-        edge = np.arange(neighbours.size)
-        slot[neighbours] = edge
-        targets = neighbours[slot[neighbours] == edge]  # each target once, without sorting
-        gain = best[targets]
-        targets = targets[(gain < dist[targets]) & (gain < limit)]
-        improved[targets] = True
-        wins = improved[neighbours] & (candidate == best[neighbours])
-        pred[neighbours[wins]] = frontier[owner[wins]]  # any winning edge of a tie will do
-        dist[targets] = best[targets]
-        improved[targets] = False
-        best[neighbours] = np.inf
-        frontier = targets
-    return dist, pred
-
-
-MODULE = Module("sssp.cu", {
-    "relax": ("sssp_relax<{view}, {vertex}, {weight}, false>", True, True),
-    "relax_warps": ("sssp_relax<{view}, {vertex}, {weight}, true>", True, True),
-    "promote": ("sssp_promote<{vertex}, {weight}>", True, False),
-    "unqueue": ("sssp_unqueue<{vertex}>", False, False),
-    "predecessors": ("sssp_predecessors<{view}, {vertex}, {weight}, false>", True, True),
-    "predecessors_warps": ("sssp_predecessors<{view}, {vertex}, {weight}, true>", True, True),
-})
-BUCKET_EDGES = 4  # the near pile spans about this many mean edge weights per mean degree
-
-
-def bucket_width(weights, num_vertices: int) -> float:
-    """Near-far's split step: ``BUCKET_EDGES`` mean weights over the mean degree.
-
-    Narrower piles relax fewer edges more than once but take more rounds; on R-MAT graphs with
-    uniform weights this width relaxes about a fifth fewer edges than Bellman-Ford's frontier
-    for three times its rounds.  No positive weight: a single pile (Bellman-Ford).
-    """
-    mean = float(weights.mean()) if weights.size else 0.0
-    if not mean > 0:
-        return np.inf
-    return BUCKET_EDGES * mean / max(1.0, weights.size / max(num_vertices, 1))
-
-
-def sssp_device(layout, weights, source: int, cutoff, vertex_dtype):
-    """Near-far shortest paths on the GPU in the weight dtype; returns (dist with inf for
-    unreachable, pred).
-
-    Both passes over lists (each round's relaxation of the near frontier, the final
-    predecessor pass over all vertices) run in the launches of ``list_passes``, as BFS's
-    levels do."""
-    import cupy as cp
-
-    wtype = np.dtype(weights.dtype)
-    vtype = np.dtype(vertex_dtype)
-    run = Traversal(layout, vtype)
-    n = layout.num_vertices
-    splits = list_passes(layout)
-    dist = cp.full(n, np.inf, dtype=wtype)
-    dist[source] = 0
-    words = (n + 31) // 32
-    queued = cp.zeros(words, dtype=cp.uint32)
-    far = cp.zeros(words, dtype=cp.uint32)
-    frontier = cp.full(max(n, 1), source, dtype=vtype)
-    following = cp.empty_like(frontier)
-    size = cp.zeros(1, dtype=cp.uint64)
-    least = cp.empty(1, dtype=wtype)
-    limit = wtype.type(np.inf if cutoff is None else cutoff)
-    width = wtype.type(bucket_width(weights, n))
-    relax = [MODULE.kernel(name, view=run.view_type, vertex=vtype, weight=wtype)
-             for name in ("relax", "relax_warps")]
-    promote = MODULE.kernel("promote", vertex=vtype, weight=wtype)
-    unqueue = MODULE.kernel("unqueue", vertex=vtype)
-
-    def promoted(lo, hi):
-        """Far vertices with lo <= dist < hi into `frontier`; their count and the least
-        distance left in the far pile (inf when it is empty)."""
-        size.fill(0)
-        least.fill(np.inf)
-        promote(*run.grid(words), (far, np.int64(words), dist, lo, hi, queued, frontier, size, least))
-        return int(size.get()[0]), wtype.type(least.get()[0])
-
-    split = width
-    count = 1
-    while count:
-        while count:
-            unqueue(*run.grid(count), (frontier, np.int64(count), queued))
-            order_frontier(frontier, count)
-            size.fill(0)
-            for kernel, (item_size, degrees, per_warp) in zip(relax, splits):
-                scan, total = run.items(frontier, count, item_size, degrees)
-                run.launch(kernel, frontier, count, scan, total, item_size, weights, limit, split,
-                           dist, queued, far, following, size, per_warp=per_warp)
-            count = int(size.get()[0])
-            frontier, following = following, frontier
-        # The near pile is empty: the next one spans [split, split + width), or starts at the
-        # least far distance when that window is empty.
-        count, least_far = promoted(split, split + width)
-        if not count and least_far < np.inf:
-            hi = max(least_far + width, np.nextafter(least_far, wtype.type(np.inf)))
-            count, _ = promoted(split + width, hi)
-            split = hi
-        else:
-            split = split + width
-    pred = cp.full(n, -1, dtype=vtype)
-    for name, (item_size, degrees, per_warp) in zip(("predecessors", "predecessors_warps"), splits):
-        scan, total = run.items(None, n, item_size, degrees)
-        run.launch(MODULE.kernel(name, view=run.view_type, vertex=vtype, weight=wtype), None, n,
-                   scan, total, item_size, weights, dist, wtype.type(np.inf), np.int64(source),
-                   pred, per_warp=per_warp)
-    return dist, pred
+ALGORITHM = ALGORITHMS["sssp"]

@@ -21,7 +21,7 @@
 // neighbour written there (-1 if none) and how many times it was written.  Modes 3 and 4: per
 // vertex its entry of the product (small integers, exact in float64 whatever the order).
 #include "cuda_host_shim.h"
-#include "algorithms/traverse.cuh"
+#include "kernels/traverse.cuh"
 #include "algorithms/pagerank.cu"
 
 #include <cstdio>

@@ -1,27 +1,26 @@
 """Launching the traversal core (``traverse.cuh``) from Python: the one place that knows the
-kernel protocol (view argument block, item counts, prefix sum, tile grid).
+kernel protocol (view argument block, item counts, prefix sum, tile grid), and its tuning
+knobs (:class:`TraversalConfig`).
 
 Kernels are instantiated per layout view type (``Layout.device_view_types()``), vertex type
 and, where weights take part, weight type; every module compiles all of its instantiations at
-once (NVRTC, cached on disk) and CI compiles them all.
+once (NVRTC, cached on disk) and CI compiles them all.  This module sits below both the graph
+(which decodes its edges here to re-orient its storage) and the algorithms.
 """
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from ..kernels import get_kernel, grid_size, register
+from . import get_kernel, grid_size, register
 
 HERE = Path(__file__).parent
-BLOCK, ITEMS, WARP = 256, 4, 32  # must match cgc::BLOCK / cgc::ITEMS / cgc::WARP (traverse.cuh)
+#: cgc::BLOCK / cgc::ITEMS (traverse.cuh) and cgc::WARP (common.cuh); a test reads them there.
+BLOCK, ITEMS, WARP = 256, 4, 32
 WARPS = BLOCK // WARP
-#: Ranks of a warp item, at least (warp_item_size): 32 per lane, so a warp's step amortises its
-#: owner search and list header over 32 ranks a lane, and a CGR item of 32-residual segments
-#: gives each lane one segment.  Drivers send a list through warps when it fills one warp item;
-#: None: every list goes through the per-thread kernels (list_passes).
-WARP_ITEM_RANKS = 1024
 ALL_DEGREES = (0, np.iinfo(np.int64).max)
 VERTEX_TYPES = {np.dtype(np.int32): "int", np.dtype(np.int64): "long long"}
 WEIGHT_TYPES = {np.dtype(np.float32): "float", np.dtype(np.float64): "double"}
@@ -32,13 +31,6 @@ def view_types():
     from ..formats import FORMATS
 
     return [t for cls in FORMATS.values() for t in cls.device_view_types()]
-
-
-def device_layouts():
-    """Names of the layouts that have a device view."""
-    from ..formats import FORMATS
-
-    return {name for name, cls in FORMATS.items() if cls.device_view_types()}
 
 
 def instantiations(template, *, weights=False, view=True):
@@ -53,36 +45,76 @@ def instantiations(template, *, weights=False, view=True):
 
 
 class Module:
-    """One kernel source and the templates it defines; compiles every instantiation together."""
+    """One kernel source and the templates it defines; compiles every instantiation together.
 
-    def __init__(self, filename, templates):
-        self.source = HERE / filename
-        self.templates = templates  # {name: (format string, uses weights, uses a view)}
+    ``source`` is the ``.cu`` path (an algorithm passes ``Path(__file__).with_name(...)``);
+    ``templates`` maps a short name to (format string, uses weights, uses a view)."""
+
+    def __init__(self, source, templates):
+        self.source = Path(source)
+        self.templates = templates
         register(self.source, self.all_names)
 
     def all_names(self):
-        return [n for fmt, w, v in self.templates.values() for n in instantiations(fmt, weights=w, view=v)]
+        return [n for fmt, w, v in self.templates.values()
+                for n in instantiations(fmt, weights=w, view=v)]
 
     def kernel(self, name, *, view=None, vertex=None, weight=None):
         fmt = self.templates[name][0]
-        expr = fmt.format(view=view, vertex=VERTEX_TYPES.get(np.dtype(vertex)) if vertex is not None else None,
-                          weight=WEIGHT_TYPES.get(np.dtype(weight)) if weight is not None else None)
+        vertex = VERTEX_TYPES.get(np.dtype(vertex)) if vertex is not None else None
+        weight = WEIGHT_TYPES.get(np.dtype(weight)) if weight is not None else None
+        expr = fmt.format(view=view, vertex=vertex, weight=weight)
         return get_kernel(self.source, expr, self.all_names())
 
 
-TRAVERSE = Module("traverse.cu", {
+@dataclass(frozen=True)
+class TraversalConfig:
+    """Tuning knobs of the passes over lists; a graph's is ``CompressedGraph.traversal``.
+
+    Parameters
+    ----------
+    warp_item_ranks : int or None
+        Ranks of a warp item, at least (:func:`warp_item_size`): 32 per lane, so a warp's step
+        amortises its owner search and list header over 32 ranks a lane, and a CGR item of
+        32-residual segments gives each lane one segment.  Lists that fill one warp item go
+        through warps (:func:`list_passes`); None: every list goes through the per-thread
+        kernels.
+    sort_frontiers_from : int or None
+        Frontiers at least this long are sorted by vertex id before they are expanded, so the
+        threads of a warp read neighbouring list headers and write neighbouring results.
+        None: never sorted (it costs more than it gains on most layouts:
+        ``benchmarks/tuning.py`` measures both ways beside cuGraph).
+    """
+
+    warp_item_ranks: int | None = 1024
+    sort_frontiers_from: int | None = None
+
+    def __post_init__(self):
+        for name in ("warp_item_ranks", "sort_frontiers_from"):
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool)
+                                      or not isinstance(value, (int, np.integer)) or value < 1):
+                raise ValueError(f"TraversalConfig.{name}={value!r} must be None or an int >= 1")
+
+
+DEFAULT_CONFIG = TraversalConfig()
+
+TRAVERSE = Module(HERE / "traverse.cu", {
     "count_items": ("count_items<{view}, {vertex}>", False, True),
     "decode_items": ("decode_items<{view}, {vertex}>", False, True),
 })
 
 
 class Traversal:
-    """A layout's device view plus the item bookkeeping of one algorithm run."""
+    """A layout's device view plus the item bookkeeping of one algorithm run, under one
+    :class:`TraversalConfig`."""
 
-    def __init__(self, layout, vertex_dtype):
+    def __init__(self, layout, vertex_dtype, config: TraversalConfig = DEFAULT_CONFIG):
         import cupy as cp
 
         self.cp = cp
+        self.layout = layout
+        self.config = config
         self.view_type, self.view = layout.device_view()
         self.vertex_dtype = np.dtype(vertex_dtype)
         self.n = layout.num_vertices
@@ -107,25 +139,32 @@ class Traversal:
         if total == 0:
             return
         tiles = -(-total // ((WARPS if per_warp else BLOCK) * ITEMS))
-        kernel((tiles,), (BLOCK,), (self.view, self._dummy if vertices is None else vertices, scan,
-                                    np.int64(count), np.int64(total), np.int64(item_size), *args))
+        vertices = self._dummy if vertices is None else vertices
+        kernel((tiles,), (BLOCK,), (self.view, vertices, scan, np.int64(count), np.int64(total),
+                                    np.int64(item_size), *args))
+
+    def passes(self, thread_ranks: int = 1):
+        """:func:`list_passes` of this run's layout under its config."""
+        return list_passes(self.layout, self.config, thread_ranks)
+
+    def over_lists(self, kernels, vertices, count, *args, thread_ranks: int = 1):
+        """One pass over the lists of ``vertices[:count]`` (None: all vertices): for each
+        launch of :meth:`passes`, count the items, then launch the matching kernel of
+        ``kernels`` (the per-thread one, then the per-warp one) with ``*args``."""
+        for kernel, (item_size, degrees, per_warp) in zip(kernels, self.passes(thread_ranks)):
+            scan, total = self.items(vertices, count, item_size, degrees)
+            self.launch(kernel, vertices, count, scan, total, item_size, *args,
+                        per_warp=per_warp)
+
+    def order_frontier(self, frontier, count: int) -> None:
+        """Sort ``frontier[:count]`` in place when it is long enough
+        (``config.sort_frontiers_from``)."""
+        limit = self.config.sort_frontiers_from
+        if limit is not None and count >= limit:
+            frontier[:count] = self.cp.sort(frontier[:count])
 
     def grid(self, n):
         return (grid_size(n, BLOCK),), (BLOCK,)
-
-
-# Frontiers at least this long are sorted by vertex id before they are expanded, so the threads
-# of a warp read neighbouring list headers and write neighbouring results.  None: never sorted.
-# benchmarks/tuning.py measures both ways per layout beside cuGraph.
-SORT_FRONTIERS_FROM = None
-
-
-def order_frontier(frontier, count: int) -> None:
-    """Sort ``frontier[:count]`` in place when it is long enough (``SORT_FRONTIERS_FROM``)."""
-    if SORT_FRONTIERS_FROM is not None and count >= SORT_FRONTIERS_FROM:
-        import cupy as cp
-
-        frontier[:count] = cp.sort(frontier[:count])
 
 
 def layout_item_size(layout, ranks: int = 1, multiple_of: int = 1) -> int:
@@ -135,13 +174,13 @@ def layout_item_size(layout, ranks: int = 1, multiple_of: int = 1) -> int:
     return -(-max(ranks, 1) // step) * step
 
 
-def warp_item_size(layout) -> int:
-    """Ranks per warp item (for_each_warp_item): at least WARP_ITEM_RANKS, a multiple of 32 and
-    of the view's chunk size."""
-    return layout_item_size(layout, WARP_ITEM_RANKS, WARP)
+def warp_item_size(layout, config: TraversalConfig = DEFAULT_CONFIG) -> int:
+    """Ranks per warp item (for_each_warp_item): at least ``config.warp_item_ranks``, a
+    multiple of 32 and of the view's chunk size."""
+    return layout_item_size(layout, config.warp_item_ranks, WARP)
 
 
-def list_passes(layout, thread_ranks: int = 1):
+def list_passes(layout, config: TraversalConfig, thread_ranks: int = 1):
     """The launches of one pass over lists, as (item size, degree range, one item per warp).
 
     A thread's item is at least ``thread_ranks`` ranks and a whole number of the view's
@@ -150,11 +189,11 @@ def list_passes(layout, thread_ranks: int = 1):
     together: coalesced reads instead of one thread's long sequential decode (EF, CGR), and
     one atomic per warp item instead of one per thread item (pull PageRank).  Items of one
     rank (CSR, FL) are already balanced, and a warp launch costs them more than it saves
-    (``benchmarks/tuning.py``).  ``WARP_ITEM_RANKS`` None: one launch, per thread."""
+    (``benchmarks/tuning.py``).  ``config.warp_item_ranks`` None: one launch, per thread."""
     per_thread = layout_item_size(layout, thread_ranks)
-    if WARP_ITEM_RANKS is None or per_thread == 1:
+    if config.warp_item_ranks is None or per_thread == 1:
         return [(per_thread, ALL_DEGREES, False)]
-    long_list = warp_item_size(layout)
+    long_list = warp_item_size(layout, config)
     return [(per_thread, (0, long_list), False), (long_list, (long_list, ALL_DEGREES[1]), True)]
 
 

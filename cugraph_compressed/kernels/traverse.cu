@@ -1,5 +1,5 @@
 // Item counts for the traversal core (see traverse.cuh), one instantiation per view.
-#include "algorithms/traverse.cuh"
+#include "kernels/traverse.cuh"
 
 template <class View, typename D>
 __global__ void __launch_bounds__(cgc::BLOCK)

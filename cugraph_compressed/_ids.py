@@ -1,0 +1,147 @@
+"""User ids in and out, and the frames results come back in.
+
+A graph's vertices are ``0 .. n - 1`` internally.  :class:`VertexIds` translates between those
+and the user's ids (through the renumber map when the graph was renumbered) and builds result
+frames of the graph's frame library (pandas or cuDF).  The graph and every algorithm go through
+it, so a future internal vertex order or synthetic vertices change this one place.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import _backend
+from ._backend import HOST
+
+
+class VertexIds:
+    """The vertex ids of one graph: ``n`` internal ids of ``dtype`` and, when renumbered, the
+    map from internal to user ids (a Series of the graph's frame library)."""
+
+    def __init__(self, backend: str, n: int, dtype, renumber_map=None):
+        self.backend = backend
+        self.n = int(n)
+        self.dtype = np.dtype(dtype)
+        self.renumber_map = renumber_map
+
+    @property
+    def renumbered(self) -> bool:
+        """True when user ids were mapped to internal ids."""
+        return self.renumber_map is not None
+
+    @property
+    def native(self) -> bool:
+        """True when user ids are int32/int64 (cuGraph does not renumber them in Python)."""
+        if self.renumber_map is None:
+            return True
+        return _backend.numpy_dtype(self.renumber_map) in (np.int32, np.int64)
+
+    def nbytes(self) -> int:
+        """Bytes of the renumber map (0 when the graph was not renumbered)."""
+        if self.renumber_map is None:
+            return 0
+        return int(self.renumber_map.memory_usage(index=False, deep=True))
+
+    # -- frames -----------------------------------------------------------------------------
+    def frame(self, columns: dict):
+        """A frame of the graph's library from ``{name: Series or array}``."""
+        lib = _backend.frame_library(self.backend)
+        return lib.DataFrame({k: as_series(v, self.backend) for k, v in columns.items()})
+
+    def vertex_frame(self, columns: dict):
+        """A result frame: ``vertex`` (every vertex, user ids) followed by ``columns``."""
+        return self.frame({"vertex": self.all(), **columns})
+
+    # -- translation ------------------------------------------------------------------------
+    def all(self):
+        """Every vertex's user id, in internal order, as a Series."""
+        if self.renumber_map is not None:
+            return self.renumber_map.reset_index(drop=True)
+        xp = _backend.array_module(self.backend)
+        lib = _backend.frame_library(self.backend)
+        return lib.Series(xp.arange(self.n, dtype=self.dtype))
+
+    def to_internal(self, values, what: str):
+        """Internal ids (array of the vertex dtype) of user ids; ValueError names the first one
+        that is not a vertex of the graph."""
+        xp = _backend.array_module(self.backend)
+        lib = _backend.frame_library(self.backend)
+        if _backend.is_scalar(values):
+            values = [values]
+        series = as_series(values, self.backend).reset_index(drop=True)
+        if len(series) == 0:
+            raise ValueError(f"{what} is empty: give at least one vertex")
+        n = self.n
+        if self.renumber_map is None:
+            if _numpy_kind(series) not in "iu":
+                raise ValueError(f"{what} holds {series.dtype} values; "
+                                 "vertex ids of this graph are integers")
+            values = series.to_numpy() if xp is np else series.values
+            ids = xp.asarray(values).astype(np.int64)
+            bad = (ids < 0) | (ids >= n)
+            found = ids
+        else:
+            index = lib.Index(self.renumber_map)
+            try:
+                found = xp.asarray(index.get_indexer(series)).astype(np.int64)
+            except (TypeError, ValueError):
+                found = xp.full(len(series), -1, dtype=np.int64)
+            bad = found < 0
+        if bool(bad.any()):
+            first = series.iloc[int(xp.argmax(bad))]
+            first = first.item() if hasattr(first, "item") else first
+            if n == 0:
+                bound = "(the graph has no vertices)"
+            elif self.renumber_map is None:
+                bound = f"(ids are 0 .. {n - 1})"
+            else:
+                bound = f"(it has {n} vertices)"
+            raise ValueError(f"one or more vertices are invalid: {what} vertex {first!r} "
+                             f"is not in the graph {bound}")
+        return found.astype(self.dtype)
+
+    def to_user(self, internal):
+        """User ids of internal ids; negative entries (no vertex) stay -1, or null for id types
+        that cannot hold -1."""
+        if self.renumber_map is None:
+            return internal
+        xp = _backend.array_module(self.backend)
+        lib = _backend.frame_library(self.backend)
+        missing = internal < 0
+        ids = self.renumber_map.reset_index(drop=True).take(xp.where(missing, 0, internal))
+        ids = ids.reset_index(drop=True)
+        if not bool(missing.any()):
+            return ids
+        if _numpy_kind(ids) in "if":
+            return ids.where(lib.Series(~missing), -1)
+        return ids.where(lib.Series(~missing))
+
+    def none(self):
+        """The column cuGraph returns where it computed no vertex ids
+        (``return_predecessors=False``): all null for int32/int64 ids, -1 (null where -1
+        cannot be held) for ids it renumbers."""
+        n = self.n
+        xp = _backend.array_module(self.backend)
+        lib = _backend.frame_library(self.backend)
+        if not self.native:
+            return self.to_user(xp.full(n, -1, dtype=self.dtype))
+        if self.backend == HOST:
+            import pandas as pd
+
+            return pd.Series(pd.arrays.IntegerArray(np.zeros(n, self.dtype), np.ones(n, bool)))
+        nulls = lib.Series(xp.zeros(n, dtype=bool))
+        return lib.Series(xp.zeros(n, dtype=self.dtype)).where(nulls)
+
+
+def _numpy_kind(series) -> str:
+    return _backend.numpy_dtype(series).kind
+
+
+def as_series(values, backend):
+    """``values`` (Series, NumPy/CuPy array or list) as a Series of the backend's library."""
+    if hasattr(values, "isna"):
+        if backend == HOST and _backend.is_cudf_object(values):
+            values = values.to_pandas()
+        return values.reset_index(drop=True)
+    if backend == HOST and _backend.is_cupy_array(values):
+        values = _backend.to_host(values)
+    return _backend.frame_library(backend).Series(values)

@@ -1,0 +1,111 @@
+"""What an algorithm sees of a graph: :class:`GraphView` and :class:`Adjacency`.
+
+The algorithms reach a :class:`~cugraph_compressed.CompressedGraph` only through these two
+frozen records, made by ``CompressedGraph.view()``:
+
+* :class:`GraphView`: how the graph was built (backend, directedness, storage), its vertex ids
+  (:class:`~cugraph_compressed._ids.VertexIds`: user ids in and out, result frames) and the
+  tuning of its passes over lists (:class:`~cugraph_compressed.kernels.traversal.TraversalConfig`).
+  Making one is cheap: nothing is decoded or re-encoded.
+* :class:`Adjacency`, from ``view.adjacency(orientation)``: the layout holding the lists the
+  algorithm asked for, and the edge properties aligned with that layout's property slots, taken
+  together.  A directed graph stored the other way round is re-encoded in place first (the
+  graph never holds both orientations), so an algorithm asks for its adjacency once, after its
+  argument checks, and never reads properties from anywhere else.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Callable
+
+import numpy as np
+
+from ._ids import VertexIds
+from .kernels.traversal import TraversalConfig
+
+#: Orientations an algorithm may ask for: out-lists (BFS, SSSP) or whatever the graph holds
+#: (PageRank pulls over in-lists and pushes over out-lists; WCC on symmetric lists).
+OUT = "out"
+ANY = "any"
+
+
+@dataclass(frozen=True)
+class Adjacency:
+    """A layout in one orientation and the edge properties in its slot order.
+
+    Attributes
+    ----------
+    layout : Layout
+        The lists (a :class:`~cugraph_compressed.formats.base.Layout`).
+    in_lists : bool
+        The lists are each vertex's sources (a directed graph stored transposed).
+    symmetric : bool
+        The graph is undirected: each list is both the in- and the out-list.
+    properties : Mapping
+        ``{"weight" | "edge_id" | "edge_type": array}``, slot ``i`` of the layout's decode
+        order at index ``i``.
+    vertex_dtype : numpy.dtype
+        The dtype of vertex ids in results (int32 or int64).
+    config : TraversalConfig
+        Tuning of the device passes over lists.
+    """
+
+    layout: object
+    in_lists: bool
+    symmetric: bool
+    properties: MappingProxyType
+    vertex_dtype: np.dtype
+    config: TraversalConfig
+
+    @property
+    def num_vertices(self) -> int:
+        return self.layout.num_vertices
+
+    @property
+    def weights(self):
+        """The weights in slot order, or None for an unweighted graph."""
+        return self.properties.get("weight")
+
+
+@dataclass(frozen=True)
+class GraphView:
+    """The interface between a graph and the algorithms (see the module docstring).
+
+    Attributes
+    ----------
+    backend : str
+        ``"host"`` or ``"device"``.
+    directed : bool
+    store_transposed : bool
+        As given at the build (PageRank warns without it, as cuGraph does).
+    weighted : bool
+    weight_dtype : numpy.dtype or None
+    ids : VertexIds
+        Translation between user and internal ids; builds the result frames.
+    config : TraversalConfig
+    """
+
+    backend: str
+    directed: bool
+    store_transposed: bool
+    weighted: bool
+    weight_dtype: np.dtype | None
+    ids: VertexIds
+    config: TraversalConfig
+    orient: Callable[[str], Adjacency]
+
+    @property
+    def num_vertices(self) -> int:
+        return self.ids.n
+
+    @property
+    def vertex_dtype(self) -> np.dtype:
+        return self.ids.dtype
+
+    def adjacency(self, orientation: str) -> Adjacency:
+        """The graph's lists in ``orientation`` (:data:`OUT` or :data:`ANY`) with its edge
+        properties aligned to them; re-encodes a directed graph stored the other way round."""
+        if orientation not in (OUT, ANY):
+            raise ValueError(f"orientation must be {OUT!r} or {ANY!r}, got {orientation!r}")
+        return self.orient(orientation)
