@@ -6,6 +6,7 @@ import sys
 import pytest
 
 import cugraph_compressed as cgc
+from cugraph_compressed.algorithms import FUNCTIONS
 
 # Signatures of cuGraph 26.10 (DESIGN.md section 2), written out as cuGraph documents them.
 CUGRAPH_SIGNATURES = {
@@ -21,7 +22,7 @@ CUGRAPH_SIGNATURES = {
     "connected_components": "(G, directed=None, connection='weak', return_labels=None)",
 }
 
-ALGORITHMS = ["bfs", "sssp", "pagerank", "weakly_connected_components", "connected_components"]
+ALGORITHMS = sorted(FUNCTIONS)
 
 
 def params(signature):
@@ -32,6 +33,10 @@ def spec(text):
     namespace = {}
     exec(f"def f{text}: pass", namespace)
     return inspect.signature(namespace["f"])
+
+
+def test_every_cugraph_function_is_registered():
+    assert set(ALGORITHMS) == set(CUGRAPH_SIGNATURES) - {"from_cudf_edgelist"}
 
 
 @pytest.mark.parametrize("name", ALGORITHMS)
@@ -62,3 +67,27 @@ def test_supported_lists_every_algorithm_and_layout():
     for where in table.values():
         assert where["host"] == sorted(cgc.FORMATS)
         assert set(where["device"]) <= set(cgc.FORMATS)
+
+
+@pytest.mark.parametrize("bad", [0, -3, 2.5, "1024", True])
+@pytest.mark.parametrize("knob", ["warp_item_ranks", "sort_frontiers_from"])
+def test_traversal_config_rejects_bad_knobs(knob, bad):
+    with pytest.raises(ValueError, match=knob):
+        cgc.TraversalConfig(**{knob: bad})
+
+
+def test_graph_traversal_config_is_checked_and_kept():
+    import pandas as pd
+
+    G = cgc.CompressedGraph().from_pandas_edgelist(pd.DataFrame({"source": [0], "destination": [1]}))
+    assert G.traversal == cgc.TraversalConfig()
+    G.traversal = cgc.TraversalConfig(warp_item_ranks=None, sort_frontiers_from=64)
+    assert G.view().config == cgc.TraversalConfig(warp_item_ranks=None, sort_frontiers_from=64)
+    with pytest.raises(TypeError, match="TraversalConfig"):
+        G.traversal = {"warp_item_ranks": None}
+
+
+def test_empty_graph_is_refused_by_every_algorithm():
+    for function in FUNCTIONS.values():
+        with pytest.raises(ValueError, match="empty"):
+            function(cgc.CompressedGraph())
