@@ -79,7 +79,8 @@ def _edge_columns(input_df, source, destination, edge_attr, weight, edge_id, edg
     missing = [n for n in wanted if n not in input_df.columns]
     if missing:
         raise ValueError(
-            f"columns {missing!r} are not in the edge frame (its columns: {list(input_df.columns)!r}); "
+            f"columns {missing!r} are not in the edge frame "
+            f"(its columns: {list(input_df.columns)!r}); "
             "recheck the source, destination and edge attribute parameters"
         )
     return source, destination, {k: v for k, v in names.items() if v is not None}
@@ -117,7 +118,8 @@ def parse_edgelist(
     if not isinstance(renumber, (bool, np.bool_)):
         raise TypeError(f"renumber must be a bool, got {renumber!r}")
     if symmetrize and directed:
-        raise ValueError("The edgelist can only be symmetrized for undirected graphs (directed=False)")
+        raise ValueError("The edgelist can only be symmetrized for undirected graphs "
+                         "(directed=False)")
     source, destination, prop_columns = _edge_columns(
         input_df, source, destination, edge_attr, weight, edge_id, edge_type
     )
@@ -152,11 +154,13 @@ def parse_edgelist(
                 )
     if len({str(d) for d in id_dtypes}) > 1 and not native:
         raise ValueError(
-            f"source, destination and vertices have different dtypes {[str(d) for d in id_dtypes]}; "
+            "source, destination and vertices have different dtypes "
+            f"{[str(d) for d in id_dtypes]}; "
             "give them one dtype"
         )
 
-    properties = {name: _edge_property(input_df[col], name, xp) for name, col in prop_columns.items()}
+    properties = {name: _edge_property(input_df[col], name, xp)
+                  for name, col in prop_columns.items()}
     num_edges = len(input_df)
     if native:
         # int32/int64 ids keep their dtype (mixed widths widen to int64, as in cuGraph).
@@ -188,7 +192,8 @@ def _check_vertices(num_vertices, renumber, series, xp):
     with ``renumber=False`` exactly ``0 .. V-1`` in order."""
     given = len(series)
     if int(series.nunique()) != given:
-        raise ValueError(f"vertices holds {given - int(series.nunique())} duplicate id(s); ids must be distinct")
+        raise ValueError(f"vertices holds {given - int(series.nunique())} duplicate id(s); "
+                         "ids must be distinct")
     if renumber and given != num_vertices:
         raise ValueError(
             f"the edges name {num_vertices - given} vertex id(s) missing from vertices "
@@ -196,7 +201,8 @@ def _check_vertices(num_vertices, renumber, series, xp):
         )
     if not renumber:
         values = _column_values(series, xp)
-        if given != num_vertices or not bool((values == xp.arange(given, dtype=values.dtype)).all()):
+        in_order = bool((values == xp.arange(given, dtype=values.dtype)).all())
+        if given != num_vertices or not in_order:
             raise ValueError(
                 f"with renumber=False, vertices must be 0 .. V-1 in order (V = {num_vertices}, "
                 "one more than the largest id)"
@@ -221,7 +227,8 @@ def _edge_property(series, name, xp):
     values = _column_values(series, xp)
     if name == "weight":
         if dtype.kind not in "fiu":
-            raise ValueError(f"weight column {series.name!r} has dtype {dtype}; weights must be numeric")
+            raise ValueError(f"weight column {series.name!r} has dtype {dtype}; "
+                             "weights must be numeric")
         if dtype.kind != "f":  # as cuGraph: 32-bit integers to float32, wider to float64
             values = values.astype(np.float32 if dtype.itemsize <= 4 else np.float64)
         return values

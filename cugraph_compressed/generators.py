@@ -8,12 +8,13 @@ an edge's ids are drawn most significant first.  Duplicate edges and self loops 
 Graph500 and ``cugraph.generators.rmat``: graph builders drop them.
 
 Host stream (deterministic for a given ``seed``; edge placement and scrambling use only raw PCG64
-output, which NumPy keeps stable across versions): instead of one draw per level, one 64-bit draw settles ``_LEVELS_PER_DRAW`` levels
-at once by sampling the joint outcome of those levels (``4**k`` cells, each the product of its
-per-level quadrant probabilities) with Walker's alias method: the top ``2k`` bits pick a cell,
-the low 32 bits accept it or take its alias.  This is exact up to 2**-32 per cell, finer than
-the float32 uniforms cuGraph compares against.  Edges are made in chunks of ``_CHUNK_EDGES``
-so temporary memory stays bounded; the chunk size is part of the stream's definition.
+output, which NumPy keeps stable across versions): instead of one draw per level, one 64-bit
+draw settles ``_LEVELS_PER_DRAW`` levels at once by sampling the joint outcome of those levels
+(``4**k`` cells, each the product of its per-level quadrant probabilities) with Walker's alias
+method: the top ``2k`` bits pick a cell, the low 32 bits accept it or take its alias.  This is
+exact up to 2**-32 per cell, finer than the float32 uniforms cuGraph compares against.  Edges
+are made in chunks of ``_CHUNK_EDGES`` so temporary memory stays bounded; the chunk size is
+part of the stream's definition.
 
 Scrambling applies a seeded bijection of ``[0, 2**scale)`` (:func:`scramble_vertex_ids`) so
 vertex ids no longer correlate with degree.  The device branch uses cuGraph's own generator and

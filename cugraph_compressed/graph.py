@@ -124,7 +124,8 @@ class CompressedGraph:
         """
         if not (_backend.is_pandas_object(pdf) and hasattr(pdf, "columns")):
             raise TypeError(
-                f"pdf input is not a pandas DataFrame, got {type(pdf).__module__}.{type(pdf).__name__}"
+                "pdf input is not a pandas DataFrame, "
+                f"got {type(pdf).__module__}.{type(pdf).__name__}"
             )
         self._load(pdf, HOST, source, destination, edge_attr, weight, edge_id, edge_type,
                    renumber, store_transposed, symmetrize, vertices)
@@ -255,7 +256,8 @@ class CompressedGraph:
 
     def _require_built(self):
         if self._layout is None:
-            raise ValueError("the graph is empty: call from_cudf_edgelist or from_pandas_edgelist first")
+            raise ValueError("the graph is empty: call from_cudf_edgelist or "
+                             "from_pandas_edgelist first")
         return self._layout
 
     def number_of_vertices(self) -> int:

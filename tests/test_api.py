@@ -8,7 +8,8 @@ import pytest
 import cugraph_compressed as cgc
 from cugraph_compressed.algorithms import FUNCTIONS
 
-# Signatures of cuGraph 26.10 (DESIGN.md section 2), written out as cuGraph documents them.
+# Signatures of cuGraph 26.10, written out as cuGraph documents them (python/cugraph/cugraph
+# traversal, link_analysis, components and structure/graph_classes.py).
 CUGRAPH_SIGNATURES = {
     "from_cudf_edgelist": "(self, input_df, source='source', destination='destination', "
                           "edge_attr=None, weight=None, edge_id=None, edge_type=None, renumber=True, "

@@ -69,8 +69,8 @@ def bfs_device(adjacency, sources, depth_limit):
     following = cp.empty_like(frontier)
     size = cp.zeros(1, dtype=cp.uint64)
     sources = cp.asarray(sources, dtype=dtype)
-    MODULE.kernel("seed", vertex=dtype)(*run.grid(sources.size),
-                                         (sources, np.int64(sources.size), visited, dist, frontier, size))
+    MODULE.kernel("seed", vertex=dtype)(
+        *run.grid(sources.size), (sources, np.int64(sources.size), visited, dist, frontier, size))
     expand = [MODULE.kernel(name, view=run.view_type, vertex=dtype)
               for name in ("expand", "expand_warps")]
     count = int(size.get()[0])

@@ -93,7 +93,8 @@ def weakly_connected_components(G, directed=None, connection=None, return_labels
         if value is not None:
             raise TypeError(f"'{name}' cannot be specified for a Graph-type input")
     if connection not in (None, "weak"):
-        raise TypeError(f"'connection' must be 'weak' for weakly_connected_components(), got {connection!r}")
+        raise TypeError("'connection' must be 'weak' for weakly_connected_components(), "
+                        f"got {connection!r}")
     if G.directed:
         raise ValueError("input graph must be undirected: weakly connected components are "
                          "computed on an undirected CompressedGraph(directed=False)")
@@ -113,7 +114,8 @@ def connected_components(G, directed=None, connection="weak", return_labels=None
         ``connection="strong"``.
     """
     if connection not in ("weak", "strong"):
-        raise ValueError(f"invalid connection type: {connection}, must be either 'strong' or 'weak'")
+        raise ValueError(f"invalid connection type: {connection}, "
+                         "must be either 'strong' or 'weak'")
     if connection == "strong":
         raise NotImplementedError("strongly connected components are not implemented; "
                                   "use connection='weak'")

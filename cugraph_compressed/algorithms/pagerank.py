@@ -43,7 +43,8 @@ def _dense(G, frame, column, what):
     """A float64 host vector over all vertices from a (vertex, column) frame; 0 where absent."""
     if frame is None:
         return None
-    if not hasattr(frame, "columns") or "vertex" not in frame.columns or column not in frame.columns:
+    columns = getattr(frame, "columns", ())
+    if "vertex" not in columns or column not in columns:
         raise ValueError(f"{what} must be a DataFrame with columns 'vertex' and '{column}'")
     vector = np.zeros(G.num_vertices)
     if len(frame):
@@ -206,7 +207,8 @@ def pagerank(G, alpha=0.85, personalization=None, precomputed_vertex_out_weight=
     if not 0.0 <= float(alpha) <= 1.0:
         raise RuntimeError(f"Invalid input argument: alpha should be in [0.0, 1.0], got {alpha!r}")
     if not float(tol) >= 0.0:
-        raise RuntimeError(f"Invalid input argument: epsilon (tol) should be non-negative, got {tol!r}")
+        raise RuntimeError("Invalid input argument: epsilon (tol) should be non-negative, "
+                           f"got {tol!r}")
     if isinstance(max_iter, bool) or not isinstance(max_iter, (int, np.integer)):
         raise TypeError(f"max_iter must be an int, got {max_iter!r}")
     if max_iter < 0:
@@ -215,7 +217,8 @@ def pagerank(G, alpha=0.85, personalization=None, precomputed_vertex_out_weight=
     teleport = _dense(G, personalization, "values", "personalization")
     if teleport is not None:
         if personalization is not None and len(personalization) == 0:
-            raise RuntimeError("Invalid input argument: the personalization vector should not be empty")
+            raise RuntimeError("Invalid input argument: the personalization vector should not "
+                               "be empty")
         total = teleport.sum()
         if not total > 0:
             raise RuntimeError(f"Invalid input argument: sum of personalization values should be "

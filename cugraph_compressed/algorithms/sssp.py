@@ -122,7 +122,8 @@ def sssp_device(adjacency, source: int, cutoff):
         distance left in the far pile (inf when it is empty)."""
         size.fill(0)
         least.fill(np.inf)
-        promote(*run.grid(words), (far, np.int64(words), dist, lo, hi, queued, frontier, size, least))
+        promote(*run.grid(words),
+                (far, np.int64(words), dist, lo, hi, queued, frontier, size, least))
         return int(size.get()[0]), wtype.type(least.get()[0])
 
     split = width

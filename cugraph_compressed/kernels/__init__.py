@@ -121,7 +121,8 @@ def _cache_key(closure, arch, name_expressions, defines, version) -> str:
     return digest.hexdigest()[:32]
 
 
-def compile_module(source, name_expressions, *, arch: str = DEFAULT_ARCH, defines=()) -> CompiledModule:
+def compile_module(source, name_expressions, *, arch: str = DEFAULT_ARCH,
+                   defines=()) -> CompiledModule:
     """Compile ``source`` (a ``.cu`` path) to a cubin for ``arch``, or reuse the cached one.
 
     Parameters
@@ -172,7 +173,8 @@ def compile_module(source, name_expressions, *, arch: str = DEFAULT_ARCH, define
         cubin = b" " * size
         _check(nvrtc.nvrtcGetCUBIN(prog, cubin), "nvrtcGetCUBIN")
         lowered = {
-            expr: _check(nvrtc.nvrtcGetLoweredName(prog, expr.encode()), "nvrtcGetLoweredName").decode()
+            expr: _check(nvrtc.nvrtcGetLoweredName(prog, expr.encode()),
+                         "nvrtcGetLoweredName").decode()
             for expr in name_expressions
         }
     finally:
