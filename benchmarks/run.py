@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark cuGraph and every compressed layout on Graph500 R-MAT graphs; see README.md.
 
-A thin command line over :mod:`cugraph_compressed.benchmark`: prints the table and writes the
+A thin command line over :mod:`cugraph_compressed.bench`: prints the table and writes the
 full record as JSON (default ``benchmarks/results/<device>-<date>.json``).
 """
 
@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # run from a checkout without installing
     sys.path.insert(0, str(ROOT))
 
-from cugraph_compressed import benchmark  # noqa: E402
+from cugraph_compressed import bench  # noqa: E402
 
 
 def main(argv=None):
@@ -22,8 +22,8 @@ def main(argv=None):
     p.add_argument("--directed", action="store_true", help="directed graphs (the default)")
     p.add_argument("--undirected", action="store_true",
                    help="undirected graphs (with --directed: both)")
-    p.add_argument("--algorithms", nargs="+", default=list(benchmark.ALGORITHMS),
-                   choices=benchmark.ALGORITHMS, help="algorithms to time (all)")
+    p.add_argument("--algorithms", nargs="+", default=list(bench.SPECS), choices=list(bench.SPECS),
+                   help=f"algorithms to time (all: {' '.join(bench.SPECS)})")
     p.add_argument("--formats", nargs="+", default=None, help="layouts (default: all)")
     p.add_argument("--repeats", type=int, default=5, help="timed runs per source (5)")
     p.add_argument("--encode-repeats", type=int, default=3, help="timed builds (3)")
@@ -41,20 +41,20 @@ def main(argv=None):
     directed = [True] if not args.undirected else ([True, False] if args.directed else [False])
 
     def json_path(record):
-        return args.out or benchmark.default_json_path(record, ROOT / "benchmarks" / "results")
+        return args.out or bench.default_json_path(record, ROOT / "benchmarks" / "results")
 
     def checkpoint(record):  # the record so far, rewritten after every graph
-        benchmark.write_json(record, json_path(record))
+        bench.write_json(record, json_path(record))
 
-    record = benchmark.run_benchmark(
+    record = bench.run_benchmark(
         args.scales, directed=directed, algorithms=args.algorithms, formats=args.formats,
         repeats=args.repeats, encode_repeats=args.encode_repeats, num_sources=args.sources,
         edge_factor=args.edge_factor, seed=args.seed, backend=args.backend,
         with_cugraph=not args.no_cugraph, git_commit=args.git_commit, checkpoint=checkpoint)
     print(f"{record['device']} ({record['backend']}), commit {record['git_commit']}, "
           f"{record['timestamp']}")
-    print(benchmark.format_table(record))
-    print(f"wrote {benchmark.write_json(record, json_path(record))}")
+    print(bench.format_table(record))
+    print(f"wrote {bench.write_json(record, json_path(record))}")
     return 1 if any(r.get("check") == "MISMATCH" for r in record["results"]) else 0
 
 

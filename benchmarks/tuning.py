@@ -2,19 +2,23 @@
 """Time the algorithms on every layout under several values of one tuning knob of the device
 kernels, beside cuGraph, on one R-MAT graph in one process (GPU only).
 
-A knob is a module constant of ``cugraph_compressed.algorithms._device``:
+A knob is a field of ``cugraph_compressed.TraversalConfig``, set per graph with
+``G.traversal = TraversalConfig(**{knob: value})`` (the other fields keep their defaults):
 
-- ``WARP_ITEM_RANKS``: lists of at least this many ranks are decoded by whole warps
+- ``warp_item_ranks``: lists of at least this many ranks are decoded by whole warps
   (``none``: every list by single threads);
-- ``SORT_FRONTIERS_FROM``: frontiers at least this long are sorted by vertex id
+- ``sort_frontiers_from``: frontiers at least this long are sorted by vertex id
   (``none``: never).
 
-BFS and SSSP run on the directed graph, PageRank on it with ``store_transposed=True`` (pull
-over in-lists), WCC on the undirected graph.  Example::
+The upper-case names of the former module constants (``WARP_ITEM_RANKS``) are accepted too.
+Algorithms come from the registry: those for undirected graphs only (WCC) run on the
+undirected graph, the others on the directed one, PageRank with ``store_transposed=True``
+(pull over in-lists).  Example::
 
-    python3 benchmarks/tuning.py --scale 24 --knob WARP_ITEM_RANKS --values none 256 1024
+    python3 benchmarks/tuning.py --scale 24 --knob warp_item_ranks --values none 256 1024
 """
 import argparse
+import dataclasses
 import statistics
 import sys
 import time
@@ -24,19 +28,25 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # run from a checkout without installing
     sys.path.insert(0, str(ROOT))
 
-import cupy as cp  # noqa: E402
 import cugraph  # noqa: E402
+import cupy as cp  # noqa: E402
 
 import cugraph_compressed as cgc  # noqa: E402
-from cugraph_compressed.algorithms import _device  # noqa: E402
-from cugraph_compressed.benchmark import simple_edges  # noqa: E402
+from cugraph_compressed.algorithms import ALGORITHMS  # noqa: E402
+from cugraph_compressed.bench import simple_edges  # noqa: E402
 from cugraph_compressed.generators import rmat_edgelist  # noqa: E402
 
-KNOBS = ("WARP_ITEM_RANKS", "SORT_FRONTIERS_FROM")
-ALGORITHMS = ("bfs", "sssp", "pagerank", "wcc")
-# What each algorithm runs on: (directed, store_transposed).
-GRAPHS = {"bfs": (True, False), "sssp": (True, False), "pagerank": (True, True),
-          "wcc": (False, False)}
+KNOBS = tuple(f.name for f in dataclasses.fields(cgc.TraversalConfig))
+#: Record name -> registry entry.
+BY_SHORT = {entry.short: entry for entry in ALGORITHMS.values()}
+#: Keyword arguments beyond the benchmark's: PageRank to a tight tolerance, so that every
+#: layout does the same, larger, number of iterations.
+EXTRA = {"pagerank": {"tol": 1e-8, "max_iter": 500}}
+
+
+def graph_of(entry):
+    """What an algorithm runs on here: (directed, store_transposed)."""
+    return (not entry.undirected, entry.transposed)
 
 
 def median_ms(fn, repeats):
@@ -51,36 +61,45 @@ def median_ms(fn, repeats):
     return statistics.median(times)
 
 
+def knob_name(text):
+    """A field of TraversalConfig; the old upper-case constant names are aliases."""
+    name = text.lower()
+    if name not in KNOBS:
+        raise argparse.ArgumentTypeError(f"unknown knob {text!r}; choose from {list(KNOBS)}")
+    return name
+
+
 def knob_value(text):
     return None if text.lower() == "none" else int(text)
 
 
-def runner(library, name, graph, source):
-    """A call of ``name`` on ``graph`` by cuGraph or this package (same signatures)."""
-    if name == "bfs":
-        return lambda: library.bfs(graph, source)
-    if name == "sssp":
-        return lambda: library.sssp(graph, source)
-    if name == "pagerank":
-        return lambda: library.pagerank(graph, tol=1e-8, max_iter=500)
-    return lambda: library.weakly_connected_components(graph)
+def runner(library, short, graph, source):
+    """A call of algorithm ``short`` on ``graph`` by cuGraph or this package (same
+    signatures; the start vertex second)."""
+    entry = BY_SHORT[short]
+    function = getattr(library, entry.name)
+    args = (source,) if entry.source else ()
+    kwargs = {**entry.benchmark_args, **EXTRA.get(short, {})}
+    return lambda: function(graph, *args, **kwargs)
 
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--scale", type=int, default=22)
-    p.add_argument("--knob", choices=KNOBS, default="WARP_ITEM_RANKS")
+    p.add_argument("--knob", type=knob_name, default="warp_item_ranks",
+                   help=f"a TraversalConfig field: {', '.join(KNOBS)} (warp_item_ranks)")
     p.add_argument("--values", type=knob_value, nargs="+", default=[None, 256, 1024],
                    help="knob values; 'none' switches the knob's pass off")
-    p.add_argument("--algorithms", nargs="+", choices=ALGORITHMS, default=list(ALGORITHMS))
+    p.add_argument("--algorithms", nargs="+", choices=list(BY_SHORT), default=list(BY_SHORT))
     p.add_argument("--formats", nargs="+", default=sorted(cgc.supported()["bfs"]["device"]))
     p.add_argument("--repeats", type=int, default=3)
     args = p.parse_args(argv)
     df = simple_edges(rmat_edgelist(args.scale, seed=42, weighted=True, backend="device"))
     source = int(df["source"].iloc[0])
-    default = getattr(_device, args.knob)
+    default = getattr(cgc.TraversalConfig(), args.knob)
     print(f"R-MAT {args.scale}, {len(df):,} edges, source {source}; median ms of {args.repeats}; "
           f"{args.knob} (default {default})", flush=True)
+    configs = [cgc.TraversalConfig(**{args.knob: value}) for value in args.values]
 
     def build(library, fmt, directed, transposed):
         kind = cugraph.Graph if library is cugraph else cgc.CompressedGraph
@@ -92,26 +111,24 @@ def main(argv=None):
 
     theirs = {}
     for name in args.algorithms:
-        graph = build(cugraph, None, *GRAPHS[name])
+        graph = build(cugraph, None, *graph_of(BY_SHORT[name]))
         theirs[name] = median_ms(runner(cugraph, name, graph, source), args.repeats)
         del graph
     print("cuGraph: " + ", ".join(f"{n} {t:.2f}" for n, t in theirs.items()), flush=True)
     print("format  alg       " + "  ".join(f"{str(v):>10}" for v in args.values), flush=True)
-    try:
-        for fmt in args.formats:
-            graphs = {}  # one build per (directed, store_transposed) of this layout
-            for name in args.algorithms:
-                if GRAPHS[name] not in graphs:
-                    graphs.clear()
-                    graphs[GRAPHS[name]] = build(cgc, fmt, *GRAPHS[name])
-                times = []
-                for value in args.values:
-                    setattr(_device, args.knob, value)
-                    times.append(median_ms(runner(cgc, name, graphs[GRAPHS[name]], source),
-                                           args.repeats))
-                print(f"{fmt:6}  {name:8}  " + "  ".join(f"{t:10.2f}" for t in times), flush=True)
-    finally:
-        setattr(_device, args.knob, default)
+    for fmt in args.formats:
+        graphs = {}  # one build per (directed, store_transposed) of this layout
+        for name in args.algorithms:
+            kind = graph_of(BY_SHORT[name])
+            if kind not in graphs:
+                graphs.clear()
+                graphs[kind] = build(cgc, fmt, *kind)
+            graph = graphs[kind]
+            times = []
+            for config in configs:
+                graph.traversal = config
+                times.append(median_ms(runner(cgc, name, graph, source), args.repeats))
+            print(f"{fmt:6}  {name:8}  " + "  ".join(f"{t:10.2f}" for t in times), flush=True)
 
 
 if __name__ == "__main__":

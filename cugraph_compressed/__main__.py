@@ -7,16 +7,16 @@ device, side by side with cuGraph; elsewhere everything runs on the NumPy host b
 import argparse
 import sys
 
-from . import benchmark
-from .generators import _validate
+from . import bench
+from .generators import check_arguments
 
 
 def _parser():
     p = argparse.ArgumentParser(
         prog="python -m cugraph_compressed",
         description="Generate a Graph500 R-MAT graph, build every compressed layout of it (and "
-                    "cuGraph's graph on a GPU), run BFS, SSSP, PageRank and connected components, and "
-                    "print sizes and times.")
+                    "cuGraph's graph on a GPU), run BFS, SSSP, PageRank and connected "
+                    "components, and print sizes and times.")
     p.add_argument("--scale", type=int, default=None,
                    help="R-MAT scale: 2**scale vertex ids (default 20 on a GPU, 16 on a CPU)")
     p.add_argument("--edge-factor", type=int, default=16, help="edges per vertex id (default 16)")
@@ -54,18 +54,18 @@ def main(argv=None):
     parser = _parser()
     args = parser.parse_args(argv)
     try:  # argument errors become usage errors, before anything is generated
-        backend, why_host = benchmark._pick_backend(args.backend)
+        backend, why_host = bench.pick_backend(args.backend)
         on_gpu = backend == "device"
         scale = args.scale if args.scale is not None else (20 if on_gpu else 16)
         repeats = args.repeats if args.repeats is not None else (5 if on_gpu else 2)
         sources = args.sources if args.sources is not None else (4 if on_gpu else 2)
-        formats = benchmark._pick_formats(args.formats)
-        _validate(scale, args.edge_factor, 0.57, 0.19, 0.19, args.seed, "host")
+        formats = bench.pick_formats(args.formats)
+        check_arguments(scale, args.edge_factor, 0.57, 0.19, 0.19, args.seed, "host")
         if repeats < 1 or sources < 1:
             raise ValueError(f"--repeats ({repeats}) and --sources ({sources}) must be >= 1")
     except (ValueError, RuntimeError) as exc:
         parser.error(str(exc))
-    record = benchmark.run_benchmark(
+    record = bench.run_benchmark(
         [scale], directed=_directions(args), formats=formats, repeats=repeats,
         num_sources=sources, edge_factor=args.edge_factor, seed=args.seed, backend=backend)
 
@@ -89,9 +89,9 @@ def main(argv=None):
         print(f"  {r['contender']} [{r['format']}]: {r['structure_bytes']:,} B "
               f"({r['bytes_per_edge']:.2f} B/edge){rmm}" + (f"  [{parts}]" if parts else ""))
     print("\ntimes (median of runs after a warm-up):")
-    print(benchmark.format_table(record))
+    print(bench.format_table(record))
     if args.json:
-        print(f"\nwrote {benchmark.write_json(record, args.json)}")
+        print(f"\nwrote {bench.write_json(record, args.json)}")
     mismatches = [r for r in record["results"] if r.get("check") == "MISMATCH"]
     if mismatches:
         print(f"\nMISMATCH: {len(mismatches)} result(s) disagree with "

@@ -27,7 +27,7 @@ import sys
 
 import numpy as np
 
-__all__ = ["rmat_edgelist", "scramble_vertex_ids"]
+__all__ = ["check_arguments", "rmat_edgelist", "scramble_vertex_ids"]
 
 _MAX_SCALE = 40
 _LEVELS_PER_DRAW = 8           # 4**8 = 65536 alias cells: 384 KiB of tables, cached
@@ -78,7 +78,7 @@ def rmat_edgelist(scale, edge_factor=16, *, a=0.57, b=0.19, c=0.19, seed=42, scr
     >>> len(df), str(df["source"].dtype)
     (16384, 'int32')
     """
-    scale, edge_factor, a, b, c, seed = _validate(scale, edge_factor, a, b, c, seed, backend)
+    scale, edge_factor, a, b, c, seed = check_arguments(scale, edge_factor, a, b, c, seed, backend)
     num_edges = edge_factor << scale
     if backend == "device":
         return _device_rmat(scale, num_edges, a, b, c, seed, bool(scramble), bool(weighted))
@@ -129,7 +129,19 @@ def _check_int(name, value, lo, hi):
     return value
 
 
-def _validate(scale, edge_factor, a, b, c, seed, backend):
+def check_arguments(scale, edge_factor, a, b, c, seed, backend):
+    """Check :func:`rmat_edgelist`'s arguments without generating anything.
+
+    Returns
+    -------
+    tuple
+        ``(scale, edge_factor, a, b, c, seed)`` as ints and floats.
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range; the message names the value and the bound.
+    """
     scale = _check_int("scale", scale, 1, _MAX_SCALE)
     edge_factor = _check_int("edge_factor", edge_factor, 1, None)
     seed = _check_int("seed", seed, 0, None)
@@ -272,7 +284,7 @@ def _device_rmat(scale, num_edges, a, b, c, seed, scramble, weighted):
     import cupy
     from cugraph.generators import rmat
 
-    if a + b + c > 1.0:  # within _validate's rounding slack; cuGraph has none
+    if a + b + c > 1.0:  # within check_arguments' rounding slack; cuGraph has none
         c = max(0.0, 1.0 - a - b)
     df = rmat(scale, int(num_edges), a=a, b=b, c=c, seed=int(seed), clip_and_flip=False,
               scramble_vertex_ids=scramble, create_using=None)   # None: return the edge frame

@@ -1,0 +1,22 @@
+"""The measuring harness behind ``python -m cugraph_compressed`` and ``benchmarks/run.py``:
+cuGraph and every compressed layout, on one R-MAT graph, side by side.
+
+* :mod:`.specs`: what each registered algorithm is timed on and how it is called, and the
+  contenders (cuGraph and every layout);
+* :mod:`.environment`: backend choice, synchronization, freeing, RMM statistics, provenance;
+* :mod:`.graphs`: the R-MAT edge frame, its counts and the shared sources;
+* :mod:`.timing`: warm-up and median of synchronized repeats, for builds and calls;
+* :mod:`.checks`: result summaries and agreement between contenders;
+* :mod:`.report`: result rows, the table, the JSON file;
+* :mod:`.run`: :func:`run_benchmark`, the loop over graphs, contenders and algorithms.
+"""
+from .checks import PAGERANK_L1, SSSP_RTOL
+from .environment import pick_backend
+from .graphs import simple_edges
+from .report import default_json_path, failed, format_table, write_json
+from .run import run_benchmark
+from .specs import CUGRAPH, GRAPHS, OURS, SPECS, pick_formats
+
+__all__ = ["CUGRAPH", "GRAPHS", "OURS", "PAGERANK_L1", "SPECS", "SSSP_RTOL", "default_json_path",
+           "failed", "format_table", "pick_backend", "pick_formats", "run_benchmark",
+           "simple_edges", "write_json"]

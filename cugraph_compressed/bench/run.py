@@ -1,0 +1,247 @@
+"""The measuring loop: every contender on one R-MAT graph per scale and directedness, one
+contender at a time, each graph kind it needs built once and every algorithm timed on it.
+
+For each scale one weighted R-MAT edge frame is generated (on the device when a GPU and RAPIDS
+are usable, else on the host) and every contender is built from that same frame with
+``renumber=False``, one contender at a time (the previous one is freed first so they never
+compete for memory).  Per graph built (:mod:`.specs` says which):
+
+* encode: one warm-up build, then the median of ``encode_repeats`` synchronized builds;
+* size: ``G.nbytes`` for our layouts, and for every contender on the device the RMM bytes that
+  building it left allocated (RMM statistics, edge frame still alive);
+* algorithms: one warm-up call, then ``repeats`` synchronized calls, per source for algorithms
+  that take one (the sources are drawn once per graph with a fixed seed among vertices of
+  out-degree >= 1 and shared by all contenders).  Each result is summarized and checked against
+  the first contender's (:mod:`.checks`).
+
+GTEPS (per-source algorithms) is the number of directed edges of the graph (after dropping
+parallel edges; both directions of an undirected edge) divided by the median time.
+"""
+
+import datetime
+import statistics
+import sys
+
+from ..formats.base import plain_csr_nbytes
+from . import environment
+from .checks import PAGERANK_L1, SSSP_RTOL, agrees, summarize
+from .environment import Environment, pick_backend, versions
+from .graphs import describe_graph, generate, simple_edges
+from .report import ratio, result_row
+from .specs import CUGRAPH, GRAPHS, NOTE_NO_KERNELS, SPECS, contenders, pick_formats, pick_specs
+from .timing import time_builds, time_calls
+
+
+def run_benchmark(scales, *, directed=True, algorithms=tuple(SPECS), formats=None, repeats=5,
+                  encode_repeats=3, num_sources=4, edge_factor=16, seed=42, backend="auto",
+                  with_cugraph=True, git_commit=None, log=None, checkpoint=None):
+    """Generate R-MAT graphs and measure every contender on each.
+
+    Parameters
+    ----------
+    scales : iterable of int
+        R-MAT scales (``2**scale`` vertex ids, ``edge_factor * 2**scale`` generated edges).
+    directed : bool or iterable of bool, default True
+        Directedness of the graphs built; several values reuse each generated edge frame.
+        Algorithms for undirected graphs only (``wcc``) record a skipped row on directed ones.
+    algorithms : iterable of str, default all
+        Record names from :data:`~cugraph_compressed.bench.specs.SPECS` (the registry's
+        ``short`` names: bfs, sssp, pagerank, wcc).
+    formats : iterable of str, optional
+        Layout names from ``cugraph_compressed.formats.FORMATS``; all of them when None.
+    repeats : int, default 5
+        Timed calls per source for per-source algorithms, timed calls for the others (after
+        one warm-up call); at least 1.
+    encode_repeats : int, default 3
+        Timed builds per graph (after one warm-up build); at least 1.
+    num_sources : int, default 4
+        Start vertices per graph (fewer if the graph has fewer candidates).
+    edge_factor : int, default 16
+        Generated edges per vertex id.
+    seed : int, default 42
+        Seed of the generator (edges and weights) and of the source draw.
+    backend : {"auto", "device", "host"}, default "auto"
+        Where to run; "auto" picks the device when it is usable (:func:`.pick_backend`).
+    with_cugraph : bool, default True
+        Include cuGraph itself as a contender (device backend only, when importable).
+    git_commit : str, optional
+        Commit to record; else the ``GIT_COMMIT`` environment variable, else ``git rev-parse``.
+    log : callable, optional
+        Progress lines are passed to it; default: print to stderr.
+    checkpoint : callable, optional
+        Called with the record after each graph's results are in (so a run cut short by a
+        time limit still leaves the graphs it finished).
+
+    Returns
+    -------
+    dict
+        The result record (see ``benchmarks/README.md``): ``device``, ``backend``,
+        ``versions``, ``git_commit``, ``timestamp``, ``settings``, ``graphs`` (one per scale and
+        directedness) and ``results`` (one per graph, algorithm and contender, in that order).
+    """
+    log = log or (lambda line: print(line, file=sys.stderr, flush=True))
+    scales = [int(s) for s in scales]
+    if isinstance(directed, (bool, int)):
+        directions = [bool(directed)]
+    else:
+        directions = [bool(d) for d in directed]
+    specs = pick_specs(algorithms)
+    algorithms = [spec.name for spec in specs]
+    if repeats < 1 or encode_repeats < 1 or num_sources < 1:
+        raise ValueError(f"repeats ({repeats}), encode_repeats ({encode_repeats}) and "
+                         f"num_sources ({num_sources}) must be >= 1")
+    backend, why_host = pick_backend(backend)
+    formats = pick_formats(formats)
+    env = Environment(backend)
+    cugraph_ok = with_cugraph and backend == "device" and env.cugraph is not None
+    sides = contenders(formats, cugraph_ok)
+    log(f"backend: {backend}" + (f" ({why_host})" if why_host else "")
+        + f"; contenders: {[CUGRAPH if c.is_cugraph else c.label for c in sides]}"
+        + f"; algorithms: {algorithms}")
+
+    record = {
+        "device": env.device_name(),
+        "backend": backend,
+        "host_reason": why_host,
+        "versions": versions(),
+        "git_commit": environment.git_commit(git_commit),
+        "timestamp": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "settings": {"repeats": repeats, "encode_repeats": encode_repeats,
+                     "num_sources": num_sources, "algorithms": algorithms, "formats": formats,
+                     "graphs": {name: dict(kw) for name, kw in GRAPHS.items()},
+                     "sssp_rtol": SSSP_RTOL, "pagerank_l1": PAGERANK_L1},
+        "graphs": [],
+        "results": [],
+    }
+    for scale in scales:
+        log(f"scale {scale}: generating {edge_factor << scale:,} weighted edges on the "
+            f"{env.gen_backend}")
+        df, generate_s, generator = generate(env, scale, edge_factor, seed)
+        generated = len(df)
+        df = simple_edges(df)
+        for is_directed in directions:
+            graph, sources = describe_graph(env, df, scale, edge_factor, seed, is_directed,
+                                            num_sources)
+            graph["generated_edges"] = generated
+            graph["generate_s"] = round(generate_s, 3)
+            graph["generator"] = generator
+            record["graphs"].append(graph)
+            log(f"  {'directed' if is_directed else 'undirected'}: {graph['vertices']:,} "
+                f"vertices, {graph['edges']:,} directed edges; sources {sources}")
+            first = {}  # algorithm -> the first contender's result: what the others must match
+            results = []
+            for contender in sides:
+                log(f"  {contender.name} [{contender.format}]")
+                results += _measure(env, df, graph, contender, specs, sources, repeats,
+                                    encode_repeats, first, log)
+            del first
+            # Grouped by algorithm, contenders in their order: the rows to compare are adjacent.
+            results.sort(key=lambda r: algorithms.index(r["algorithm"]))
+            record["results"].extend(results)
+            if checkpoint is not None:
+                checkpoint(record)
+        del df
+        env.free()
+    return record
+
+
+def _error(exc):
+    text = f"{type(exc).__name__}: {exc}".strip()
+    return text if len(text) <= 300 else text[:297] + "..."
+
+
+def _measure(env, df, graph, contender, specs, sources, repeats, encode_repeats, first, log):
+    """Every result of one contender on one graph: each graph kind it needs built once."""
+    rows = []
+    for kind in GRAPHS:
+        wanted = []
+        for spec in specs:
+            if spec.graph != kind:
+                continue
+            note = spec.skip_note(graph["directed"])
+            if note:
+                rows.append(result_row(env.backend, graph, contender, spec.name, kind,
+                                       note=note))
+            else:
+                wanted.append(spec)
+        if wanted:
+            rows += _measure_graph(env, df, graph, contender, kind, wanted, sources, repeats,
+                                   encode_repeats, first, log)
+    return rows
+
+
+def _measure_graph(env, df, graph, contender, kind, specs, sources, repeats, encode_repeats,
+                   first, log):
+    """Build one graph of one contender, then time every algorithm in ``specs`` on it."""
+    env.free()
+    build = contender.builder(env, graph["directed"], kind)
+    try:
+        G, warm_s, encode_s, rmm_bytes, rmm_peak = time_builds(env, build, df, encode_repeats)
+        note = None
+    except Exception as exc:  # e.g. out of memory: record it, go on with the next contender
+        note = f"build failed: {_error(exc)}"
+    if note:  # out of the except block: its traceback no longer holds the partial graphs
+        log(f"    {kind} graph: {note}")
+        env.free()
+        return [result_row(env.backend, graph, contender, spec.name, kind, check="error",
+                           note=note) for spec in specs]
+    if contender.is_cugraph:
+        nbytes, components = rmm_bytes, None
+    else:
+        nbytes = int(G.nbytes)
+        components = {k: int(v) for k, v in G.nbytes_by_component().items()}
+    encode_med = statistics.median(encode_s)
+    common = {
+        "structure_bytes": nbytes, "bytes_per_edge": ratio(nbytes, graph["edges"]),
+        "components": components, "rmm_bytes": rmm_bytes, "rmm_peak_bytes": rmm_peak,
+        "encode_ms": encode_med * 1e3, "encode_warmup_ms": warm_s * 1e3,
+        "encode_edges_per_s": graph["input_edges"] / encode_med if encode_med else None,
+    }
+    if not contender.is_cugraph:
+        common["compression_ratio"] = float(G.compression_ratio)
+        common["plain_csr_bytes"] = int(plain_csr_nbytes(G.number_of_vertices(),
+                                                         G.number_of_edges(True)))
+    results = [_measure_algorithm(env, G, graph, contender, kind, spec, sources, repeats, first,
+                                  common, log) for spec in specs]
+    try:  # only recorded (after timing: cuGraph may build and cache an edge list for it)
+        reported_edges = int(G.number_of_edges())
+    except Exception:
+        reported_edges = None
+    for r in results:
+        r["reported_edges"] = reported_edges
+    G = None
+    env.free()
+    return results
+
+
+def _measure_algorithm(env, G, graph, contender, kind, spec, sources, repeats, first, common,
+                       log):
+    """The result row of one algorithm on one contender's graph, checked against ``first``."""
+    def row(**fields):
+        return result_row(env.backend, graph, contender, spec.name, kind, **common, **fields)
+
+    if not contender.has_kernels(env):
+        return row(note=NOTE_NO_KERNELS)
+    calls = [(s,) for s in sources] if spec.per_source else [()]
+    recorded_sources = sources if spec.per_source else None
+    try:
+        timing, outcomes = time_calls(env, contender.call(env, spec), G, calls, repeats,
+                                      lambda out: summarize(out, graph))
+    except Exception as exc:
+        note = f"failed: {_error(exc)}"
+        log(f"    {spec.name}: {note}")
+        return row(sources=recorded_sources, check="error", note=note)
+    column = outcomes[0][0]
+    summaries = [summary for _, summary, _ in outcomes]
+    payload = outcomes[-1][2]
+    del outcomes
+    summary = summaries if spec.per_source else summaries[0]
+    ref = first.setdefault(spec.name, (contender.label, summary, payload))
+    ok = agrees(column, ref, summary, payload)
+    del payload
+    med = timing["ms"] / 1e3
+    result = row(**timing, sources=recorded_sources,
+                 gteps=graph["edges"] / med / 1e9 if spec.per_source and med else None,
+                 summary=summary, check="ok" if ok else "MISMATCH", checked_against=ref[0])
+    log(f"    {spec.name}: {timing['ms']:.3f} ms ({result['check']})")
+    return result

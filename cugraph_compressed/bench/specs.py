@@ -1,0 +1,214 @@
+"""What is measured: one :class:`Spec` per registered algorithm (the graph it is timed on,
+per source or not, the call) and the contenders (cuGraph and every layout), all derived from
+the algorithm registry and ``cugraph_compressed.formats.FORMATS``.
+
+Every contender builds at most two graphs per directedness (:data:`GRAPHS`), each once, and
+times every algorithm that uses it: PageRank (``transposed`` in the registry) on an unweighted
+graph stored transposed, every other algorithm on the weighted graph (weights are built even
+for those that do not need them, so that one graph serves all of them).
+"""
+
+from dataclasses import dataclass
+
+from ..algorithms import ALGORITHMS as REGISTRY
+from ..algorithms.registry import Algorithm, device_layouts
+
+CUGRAPH = "cugraph"
+OURS = "cugraph_compressed"
+
+#: How each graph kind is built, for cuGraph and ours alike (``renumber=False`` besides).
+GRAPHS = {"weighted": {"weight": "weight", "store_transposed": False},
+          "transposed": {"weight": None, "store_transposed": True}}
+
+NOTE_NO_KERNELS = "no GPU kernels for this layout yet: size and encode time only"
+
+
+@dataclass(frozen=True)
+class Spec:
+    """How one algorithm is measured.
+
+    Attributes
+    ----------
+    algorithm : Algorithm
+        Its registry entry.
+    """
+
+    algorithm: Algorithm
+
+    @property
+    def name(self):
+        """The algorithm's name in records (``Algorithm.short``: ``wcc``)."""
+        return self.algorithm.short
+
+    @property
+    def graph(self):
+        """The kind of graph it is timed on, a key of :data:`GRAPHS`."""
+        return "transposed" if self.algorithm.transposed else "weighted"
+
+    @property
+    def per_source(self):
+        """Timed once per source (it takes a start vertex), else once per call."""
+        return self.algorithm.source
+
+    def skip_note(self, directed):
+        """Why it does not run on a graph of this directedness, or None when it does."""
+        if self.algorithm.undirected and directed:
+            return f"skipped: {self.algorithm.name.replace('_', ' ')} need an undirected graph"
+        return None
+
+
+#: Record name -> Spec, in registration order.
+SPECS = {entry.short: Spec(entry) for entry in REGISTRY.values()}
+
+
+def pick_formats(formats):
+    """The layouts to measure.
+
+    Parameters
+    ----------
+    formats : iterable of str or None
+        Names from ``cugraph_compressed.formats.FORMATS``; all of them when None.
+
+    Returns
+    -------
+    list of str
+
+    Raises
+    ------
+    ValueError
+        For a name that is not a layout.
+    """
+    from ..formats import FORMATS
+
+    if formats is None:
+        return list(FORMATS)
+    formats = list(formats)
+    unknown = [f for f in formats if f not in FORMATS]
+    if unknown:
+        raise ValueError(f"unknown format(s) {unknown}; available: {sorted(FORMATS)}")
+    return formats
+
+
+def pick_specs(names):
+    """The specs of the algorithms named, duplicates dropped, in that order.
+
+    Parameters
+    ----------
+    names : iterable of str
+        Record names (keys of :data:`SPECS`).
+
+    Returns
+    -------
+    list of Spec
+
+    Raises
+    ------
+    ValueError
+        For a name not in :data:`SPECS`.
+    """
+    names = list(dict.fromkeys(names))
+    unknown = sorted(set(names) - set(SPECS))
+    if unknown:
+        raise ValueError(f"unknown algorithm(s) {unknown}; available: {list(SPECS)}")
+    return [SPECS[n] for n in names]
+
+
+@dataclass(frozen=True)
+class Contender:
+    """One side of the comparison: cuGraph, or this package with one layout.
+
+    Attributes
+    ----------
+    name : str
+        :data:`CUGRAPH` or :data:`OURS`.
+    format : str
+        ``"native"`` for cuGraph, else the layout's name.
+    """
+
+    name: str
+    format: str
+
+    @property
+    def label(self):
+        """``name:format``, what other contenders' results name as ``checked_against``."""
+        return f"{self.name}:{self.format}"
+
+    @property
+    def is_cugraph(self):
+        return self.name == CUGRAPH
+
+    def builder(self, env, directed, kind):
+        """A function building this contender's graph of kind ``kind`` from an edge frame.
+
+        Parameters
+        ----------
+        env : Environment
+            Supplies cuGraph, and picks cuDF or pandas input for ours.
+        directed : bool
+            Directedness of the graph.
+        kind : str
+            A key of :data:`GRAPHS`.
+
+        Returns
+        -------
+        callable
+            ``build(df) -> graph``, with ``renumber=False`` (the cuGraph baseline's setting).
+        """
+        kw = {k: v for k, v in GRAPHS[kind].items() if v is not None}
+        if self.is_cugraph:
+            cugraph = env.cugraph
+
+            def build(df):
+                G = cugraph.Graph(directed=directed)
+                G.from_cudf_edgelist(df, source="source", destination="destination",
+                                     renumber=False, **kw)
+                return G
+        else:
+            from ..graph import CompressedGraph
+
+            fmt = self.format
+
+            def build(df):
+                G = CompressedGraph(directed=directed, format=fmt)
+                load = (G.from_cudf_edgelist if env.backend == "device"
+                        else G.from_pandas_edgelist)
+                load(df, source="source", destination="destination", renumber=False, **kw)
+                return G
+        return build
+
+    def call(self, env, spec):
+        """The call to time: ``fn(G, source)`` for per-source algorithms, else ``fn(G)``.
+
+        cuGraph's function of the same name for cuGraph, ours otherwise; both take the start
+        vertex second.  ``Algorithm.benchmark_args`` are passed as keywords.
+        """
+        if self.is_cugraph:
+            function = getattr(env.cugraph, spec.algorithm.name)
+        else:
+            function = spec.algorithm.function
+        kwargs = dict(spec.algorithm.benchmark_args)
+        return lambda G, *source: function(G, *source, **kwargs)
+
+    def has_kernels(self, env):
+        """False where our algorithms have no kernels for the layout yet (device backend)."""
+        if self.is_cugraph or env.backend != "device":
+            return True
+        return self.format in device_layouts()
+
+
+def contenders(formats, with_cugraph):
+    """Everything measured side by side, in the order measured.
+
+    Parameters
+    ----------
+    formats : list of str
+        Layouts (:func:`pick_formats`).
+    with_cugraph : bool
+        Put cuGraph first: the reference the layouts are checked against.
+
+    Returns
+    -------
+    list of Contender
+    """
+    return ([Contender(CUGRAPH, "native")] if with_cugraph else []) + [
+        Contender(OURS, f) for f in formats]

@@ -1,0 +1,86 @@
+"""The measuring harness on the host backend: every registered algorithm measured on every
+layout, the record's rows in their fixed format, and the checks between contenders."""
+import numpy as np
+import pandas as pd
+import pytest
+
+from cugraph_compressed import FORMATS
+from cugraph_compressed.algorithms import ALGORITHMS
+from cugraph_compressed.bench import GRAPHS, SPECS, failed, run_benchmark
+from cugraph_compressed.bench.checks import agrees, summarize
+
+# The keys of a result row, in their order: records before and after a change compare.
+ROW_KEYS = [
+    "scale", "directed", "contender", "format", "backend", "algorithm", "graph", "edges",
+    "sources", "ms", "ms_min", "ms_max", "warmup_ms", "runs", "gteps", "structure_bytes",
+    "bytes_per_edge", "components", "rmm_bytes", "rmm_peak_bytes", "compression_ratio",
+    "plain_csr_bytes", "encode_ms", "encode_warmup_ms", "encode_edges_per_s", "reported_edges",
+    "summary", "check", "checked_against", "note",
+]
+
+
+def test_specs_follow_the_registry():
+    assert list(SPECS) == [entry.short for entry in ALGORITHMS.values()]
+    for spec in SPECS.values():
+        assert spec.graph in GRAPHS
+        assert spec.graph == ("transposed" if spec.algorithm.transposed else "weighted")
+        assert spec.per_source == spec.algorithm.source
+        assert (spec.skip_note(True) is not None) == spec.algorithm.undirected
+        assert spec.skip_note(False) is None
+
+
+def test_host_run_measures_every_algorithm_on_every_layout():
+    record = run_benchmark([6], directed=[True, False], repeats=1, encode_repeats=1,
+                           num_sources=2, backend="host", git_commit="test", log=lambda _: None)
+    assert record["git_commit"] == "test"
+    assert record["settings"]["algorithms"] == list(SPECS)
+    assert not failed(record)
+    rows = record["results"]
+    assert all(list(r) == ROW_KEYS for r in rows)
+    assert len(rows) == 2 * len(SPECS) * len(FORMATS)
+    for r in rows:
+        spec = SPECS[r["algorithm"]]
+        assert r["graph"] == spec.graph
+        if spec.algorithm.undirected and r["directed"]:
+            assert r["check"] == "n/a" and r["note"].startswith("skipped")
+        else:
+            assert r["check"] == "ok" and r["ms"] is not None
+            assert (r["gteps"] is not None) == spec.per_source
+
+
+def distances(values):
+    return pd.DataFrame({"vertex": np.arange(len(values)), "distance": values})
+
+
+def test_distance_checks_are_exact_for_hops_and_relative_for_weights():
+    graph = {"vertices": 3, "vertices_with_edges": 3}
+    big = np.iinfo(np.int32).max
+    column, hops, exact = summarize(distances(np.array([0, 1, big], np.int32)), graph)
+    assert column == "distance" and exact and hops == {"reached": 2, "distance_sum": 1.0}
+    _, off, _ = summarize(distances(np.array([0, 2, big], np.int32)), graph)
+    assert agrees(column, ("ref", [hops], True), [hops], True)
+    assert not agrees(column, ("ref", [hops], True), [off], True)
+    _, w, fexact = summarize(distances(np.array([0.0, 1.0, 2.0], np.float32)), graph)
+    _, near, _ = summarize(distances(np.array([0.0, 1.0, 2.0001], np.float32)), graph)
+    assert not fexact and agrees(column, ("ref", [w], False), [near], False)
+
+
+def test_pagerank_and_label_checks():
+    graph = {"vertices": 3, "vertices_with_edges": 2}
+    ranks = pd.DataFrame({"vertex": [2, 0, 1], "pagerank": [0.5, 0.25, 0.25]})
+    column, summary, scores = summarize(ranks, graph)
+    assert column == "pagerank" and summary == {"sum": 1.0, "max": 0.5}
+    assert agrees(column, ("ref", dict(summary), scores), summary, scores)
+    assert summary["l1_vs_first"] == 0.0
+    shifted = scores + np.array([1e-3, 0, 0])
+    assert not agrees(column, ("ref", summary, scores), dict(summary), shifted)
+    labels = pd.DataFrame({"vertex": [0, 1, 2], "labels": [0, 0, 2]})
+    column, summary, _ = summarize(labels, graph)
+    assert column == "labels"
+    assert summary == {"components": 2, "vertices": 3, "largest": 2, "components_with_edges": 1}
+    assert agrees(column, ("ref", summary, None), summary, None)
+
+
+def test_unknown_algorithm_is_refused():
+    with pytest.raises(ValueError, match="unknown algorithm"):
+        run_benchmark([6], algorithms=["nope"], backend="host", log=lambda _: None)
