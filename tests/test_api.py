@@ -12,13 +12,16 @@ from cugraph_compressed.algorithms import FUNCTIONS
 # traversal, link_analysis, components and structure/graph_classes.py).
 CUGRAPH_SIGNATURES = {
     "from_cudf_edgelist": "(self, input_df, source='source', destination='destination', "
-                          "edge_attr=None, weight=None, edge_id=None, edge_type=None, renumber=True, "
-                          "store_transposed=False, symmetrize=None, vertices=None)",
-    "bfs": "(G, start=None, depth_limit=None, i_start=None, directed=None, return_predecessors=True)",
-    "sssp": "(G, source=None, method=None, directed=None, return_predecessors=None, unweighted=None, "
-            "overwrite=None, indices=None, cutoff=None)",
-    "pagerank": "(G, alpha=0.85, personalization=None, precomputed_vertex_out_weight=None, max_iter=100, "
-                "tol=1.0e-5, nstart=None, dangling=None, fail_on_nonconvergence=True)",
+                          "edge_attr=None, weight=None, edge_id=None, edge_type=None, "
+                          "renumber=True, store_transposed=False, symmetrize=None, "
+                          "vertices=None)",
+    "bfs": "(G, start=None, depth_limit=None, i_start=None, directed=None, "
+           "return_predecessors=True)",
+    "sssp": "(G, source=None, method=None, directed=None, return_predecessors=None, "
+            "unweighted=None, overwrite=None, indices=None, cutoff=None)",
+    "pagerank": "(G, alpha=0.85, personalization=None, precomputed_vertex_out_weight=None, "
+                "max_iter=100, tol=1.0e-5, nstart=None, dangling=None, "
+                "fail_on_nonconvergence=True)",
     "weakly_connected_components": "(G, directed=None, connection=None, return_labels=None)",
     "connected_components": "(G, directed=None, connection='weak', return_labels=None)",
 }
@@ -47,7 +50,8 @@ def test_algorithm_signatures(name):
 
 def test_graph_builders_signature():
     expected = params(spec(CUGRAPH_SIGNATURES["from_cudf_edgelist"]))[2:]
-    for method in (cgc.CompressedGraph.from_cudf_edgelist, cgc.CompressedGraph.from_pandas_edgelist):
+    for method in (cgc.CompressedGraph.from_cudf_edgelist,
+                   cgc.CompressedGraph.from_pandas_edgelist):
         assert params(inspect.signature(method))[2:] == expected
 
 
@@ -57,7 +61,8 @@ def test_graph_constructor_defaults_to_undirected():
 
 
 def test_import_loads_no_gpu_library():
-    code = "import sys, cugraph_compressed; print(sorted({'cupy', 'cudf', 'rmm', 'cugraph'} & set(sys.modules)))"
+    code = ("import sys, cugraph_compressed; "
+            "print(sorted({'cupy', 'cudf', 'rmm', 'cugraph'} & set(sys.modules)))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 
@@ -80,7 +85,8 @@ def test_traversal_config_rejects_bad_knobs(knob, bad):
 def test_graph_traversal_config_is_checked_and_kept():
     import pandas as pd
 
-    G = cgc.CompressedGraph().from_pandas_edgelist(pd.DataFrame({"source": [0], "destination": [1]}))
+    df = pd.DataFrame({"source": [0], "destination": [1]})
+    G = cgc.CompressedGraph().from_pandas_edgelist(df)
     assert G.traversal == cgc.TraversalConfig()
     G.traversal = cgc.TraversalConfig(warp_item_ranks=None, sort_frontiers_from=64)
     assert G.view().config == cgc.TraversalConfig(warp_item_ranks=None, sort_frontiers_from=64)

@@ -2,11 +2,10 @@
 import numpy as np
 import pandas as pd
 import pytest
+from graphs import check_against_scipy, random_edges
 
 import cugraph_compressed as cgc
 from cugraph_compressed.generators import rmat_edgelist
-from graphs import check_against_scipy, random_edges
-
 
 LAYOUTS = sorted(cgc.FORMATS)
 
@@ -16,7 +15,8 @@ LAYOUTS = sorted(cgc.FORMATS)
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_random_graphs(directed, seed, layout):
     df = random_edges(300, 900, seed)
-    G = cgc.CompressedGraph(directed=directed, format=layout).from_pandas_edgelist(df, renumber=False)
+    G = cgc.CompressedGraph(directed=directed, format=layout).from_pandas_edgelist(df,
+                                                                                  renumber=False)
     sources = int(df["source"].iloc[0])
     result = cgc.bfs(G, start=sources)
     check_against_scipy(df, result, directed, sources, ids=np.arange(G.number_of_vertices()))
@@ -27,7 +27,8 @@ def test_random_graphs(directed, seed, layout):
 @pytest.mark.parametrize("directed", [True, False])
 def test_rmat_scale_12(directed, layout):
     df = rmat_edgelist(12, seed=3)
-    G = cgc.CompressedGraph(directed=directed, format=layout).from_pandas_edgelist(df, renumber=False)
+    G = cgc.CompressedGraph(directed=directed, format=layout).from_pandas_edgelist(df,
+                                                                                  renumber=False)
     start = int(df["source"].iloc[0])
     result = cgc.bfs(G, start)
     check_against_scipy(df, result, directed, start, ids=np.arange(G.number_of_vertices()))
@@ -41,7 +42,8 @@ def test_multi_source_and_depth_limit(depth_limit, layout):
     G = cgc.CompressedGraph(directed=True, format=layout).from_pandas_edgelist(df, renumber=False)
     sources = [3, 17, 17, 400]
     result = cgc.bfs(G, start=sources, depth_limit=depth_limit)
-    check_against_scipy(df, result, True, sources, depth_limit, ids=np.arange(G.number_of_vertices()))
+    check_against_scipy(df, result, True, sources, depth_limit,
+                        ids=np.arange(G.number_of_vertices()))
     assert result["distance"].max() == np.iinfo(np.int64).max
 
 
@@ -55,7 +57,8 @@ def test_depth_limit_zero_or_negative_means_unlimited(limit):
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_isolated_vertices_and_gaps(layout):
     # renumber=False: ids 0..9 with gaps become isolated vertices.
-    df = pd.DataFrame({"source": np.array([0, 2, 9], np.int32), "destination": np.array([2, 9, 0], np.int32)})
+    df = pd.DataFrame({"source": np.array([0, 2, 9], np.int32),
+                       "destination": np.array([2, 9, 0], np.int32)})
     G = cgc.CompressedGraph(directed=True, format=layout).from_pandas_edgelist(df, renumber=False)
     result = cgc.bfs(G, 2)
     assert G.number_of_vertices() == 10
@@ -77,7 +80,8 @@ def test_vertices_adds_isolated_vertices():
 def test_self_loops_and_multi_edges(layout):
     df = pd.DataFrame({"source": [0, 0, 0, 1, 1, 2], "destination": [0, 1, 1, 1, 2, 0]})
     for directed in (True, False):
-        G = cgc.CompressedGraph(directed=directed, format=layout).from_pandas_edgelist(df, renumber=False)
+        G = cgc.CompressedGraph(directed=directed, format=layout).from_pandas_edgelist(
+            df, renumber=False)
         check_against_scipy(df, cgc.bfs(G, 0), directed, 0, ids=np.arange(3))
 
 
@@ -108,7 +112,8 @@ def test_string_ids():
 @pytest.mark.parametrize("dtype", [np.int32, np.int64])
 def test_forced_64_bit_layout(dtype):
     df = random_edges(250, 800, 13, dtype=dtype)
-    G = cgc.CompressedGraph(directed=True, format="csr", force_64bit=True).from_pandas_edgelist(df, renumber=False)
+    G = cgc.CompressedGraph(directed=True, format="csr", force_64bit=True).from_pandas_edgelist(
+        df, renumber=False)
     assert G._layout.offsets.dtype == np.int64 and G._layout.indices.dtype == np.int64
     result = cgc.bfs(G, 1)
     assert result["distance"].dtype == dtype

@@ -2,11 +2,14 @@
 import numpy as np
 import pandas as pd
 import pytest
+from graphs import adjacency, random_edges
 from scipy.sparse import csgraph
 
 import cugraph_compressed as cgc
-from cugraph_compressed.algorithms.components import connected_components, weakly_connected_components
-from graphs import adjacency, random_edges
+from cugraph_compressed.algorithms.components import (
+    connected_components,
+    weakly_connected_components,
+)
 
 LAYOUTS = sorted(cgc.FORMATS)
 
@@ -23,14 +26,16 @@ def test_random_graph_partition(layout, seed):
     df = random_edges(500, 350, 60 + seed)  # sparse: many components and isolated ids
     G = cgc.CompressedGraph(format=layout).from_pandas_edgelist(df, renumber=False)
     n = G.number_of_vertices()
-    _, expected = csgraph.connected_components(adjacency(df["source"], df["destination"], n, False), directed=False)
+    _, expected = csgraph.connected_components(adjacency(df["source"], df["destination"], n, False),
+                                               directed=False)
     result = weakly_connected_components(G).sort_values("vertex")
     assert list(result.columns) == ["vertex", "labels"]
     assert same_partition(result["labels"].to_numpy(), expected)
 
 
 def test_directed_graph_is_rejected():
-    G = cgc.CompressedGraph(directed=True).from_pandas_edgelist(pd.DataFrame({"source": [0], "destination": [1]}))
+    df = pd.DataFrame({"source": [0], "destination": [1]})
+    G = cgc.CompressedGraph(directed=True).from_pandas_edgelist(df)
     with pytest.raises(ValueError, match="undirected"):
         weakly_connected_components(G)
 

@@ -12,24 +12,25 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from graphs import random_edges
 
 import cugraph_compressed as cgc
-from cugraph_compressed.formats import FORMATS
-from cugraph_compressed.kernels.traversal import layout_item_size, warp_item_size
 from cugraph_compressed.algorithms.pagerank import ITEM_RANKS
+from cugraph_compressed.formats import FORMATS
 from cugraph_compressed.generators import rmat_edgelist
 from cugraph_compressed.kernels import PACKAGE_ROOT
-from graphs import random_edges
+from cugraph_compressed.kernels.traversal import layout_item_size, warp_item_size
 
 NATIVE = Path(__file__).resolve().parent / "native"
 VIEW_TYPES = [t for cls in FORMATS.values() for t in cls.device_view_types()]
 #: Parameters that make decoding start mid-list often or read unaligned and wide fields.
 PARAMS = {"csr": [{}, {"force_64bit": True}],
-          "ef": [{}, {"k": 1, "block_size": 1}, {"k": 3, "block_size": 2}, {"k": 16, "block_size": 1024}],
+          "ef": [{}, {"k": 1, "block_size": 1}, {"k": 3, "block_size": 2},
+                 {"k": 16, "block_size": 1024}],
           "cgr": [{}, {"code": "gamma", "segment_size": 4, "min_interval_length": 2},
                   {"zeta_k": 12, "segment_size": 3}, {"zeta_k": 16, "segment_size": 1}],
-          "fl": [{}, {"index_width": 21, "offset_width": 27}, {"index_width": 40, "offset_width": 33},
-                 {"align_slack": 0}]}
+          "fl": [{}, {"index_width": 21, "offset_width": 27},
+                 {"index_width": 40, "offset_width": 33}, {"align_slack": 0}]}
 CASES = [(fmt, p) for fmt in sorted(FORMATS) for p in PARAMS[fmt]]
 
 
@@ -45,7 +46,8 @@ def driver(tmp_path_factory):
     exe = build / "view_driver"
     cmd = [compiler, "-std=c++20", "-O1", "-g", "-pthread", "-fsanitize=address,undefined",
            "-fno-sanitize-recover=all", "-fno-omit-frame-pointer", "-Wall", "-Wno-unused-function",
-           f"-I{build}", f"-I{NATIVE}", f"-I{PACKAGE_ROOT}", str(NATIVE / "view_driver.cpp"), "-o", str(exe)]
+           f"-I{build}", f"-I{NATIVE}", f"-I{PACKAGE_ROOT}", str(NATIVE / "view_driver.cpp"),
+           "-o", str(exe)]
     done = subprocess.run(cmd, capture_output=True, text=True)
     if done.returncode != 0 and "sanitize" in done.stderr and "cannot find" in done.stderr:
         pytest.skip(f"the compiler has no sanitizer runtime: {done.stderr.strip()[:300]}")
@@ -55,7 +57,8 @@ def driver(tmp_path_factory):
 
 def test_shim_warp_collectives(driver):
     """The shim's shuffles, scans and ballots give every lane of every warp what a GPU does."""
-    done = subprocess.run([str(driver)], input=struct.pack("<q", -1), capture_output=True, timeout=60)
+    done = subprocess.run([str(driver)], input=struct.pack("<q", -1), capture_output=True,
+                          timeout=60)
     assert done.returncode == 0, done.stderr.decode(errors="replace")[-3000:]
     assert done.stdout.decode().strip() == "0"
 
@@ -99,7 +102,8 @@ def _call(exe, layout, mode, item_size, warp_item_size, warp_degree, every, vert
     return np.frombuffer(done.stdout, dtype="<i8")
 
 
-def run_view(exe, layout, item_size, vertices=None, mode=THREAD, warp_item_size=32, warp_degree=NEVER):
+def run_view(exe, layout, item_size, vertices=None, mode=THREAD, warp_item_size=32,
+             warp_degree=NEVER):
     """(chunk_size, first_edge, degree, neighbour by slot, writes by slot) from the C++ view,
     decoding the lists of ``vertices`` (all when None) item by item in one thread (THREAD) or
     one warp (WARP, items of ``warp_item_size``), or through the traversal core as the GPU
@@ -109,16 +113,20 @@ def run_view(exe, layout, item_size, vertices=None, mode=THREAD, warp_item_size=
     values = _call(exe, layout, mode, item_size, warp_item_size, warp_degree, every, vertices)
     c, m = vertices.size, layout.num_edges
     assert values.size == 1 + 2 * c + 2 * m
-    return values[0], values[1:1 + c], values[1 + c:1 + 2 * c], values[1 + 2 * c:1 + 2 * c + m], values[1 + 2 * c + m:]
+    return (values[0], values[1:1 + c], values[1 + c:1 + 2 * c], values[1 + 2 * c:1 + 2 * c + m],
+            values[1 + 2 * c + m:])
 
 
 def graphs():
-    hub = pd.DataFrame({"source": np.full(3000, 5, np.int64), "destination": np.arange(3000) * 7 + 11})
+    hub = pd.DataFrame({"source": np.full(3000, 5, np.int64),
+                        "destination": np.arange(3000) * 7 + 11})
     return {
         "rmat": rmat_edgelist(10, seed=4),
-        "hub": pd.concat([hub, random_edges(25_000, 4000, 5)], ignore_index=True),  # long list, gaps
+        "hub": pd.concat([hub, random_edges(25_000, 4000, 5)],
+                         ignore_index=True),  # long list, gaps
         "runs": pd.DataFrame({"source": np.repeat([0, 3, 9], 200),                      # intervals
-                              "destination": np.r_[np.arange(200), np.arange(50, 250), np.arange(200) * 2]}),
+                              "destination": np.r_[np.arange(200), np.arange(50, 250),
+                                                   np.arange(200) * 2]}),
         "loops": pd.DataFrame({"source": [0, 1, 2, 2, 2], "destination": [0, 1, 2, 0, 2**20]}),
     }
 
@@ -179,11 +187,13 @@ TRAVERSAL_CASES = [(fmt, p) for fmt in sorted(FORMATS) for p in PARAMS[fmt][:2]]
 
 #: Where lists go: all to threads, split by degree (hub's long list to warps), all to warps
 #: (most of rmat's lists are shorter than a warp; hub's thousands of short lists only add time).
-SPLITS = [("rmat", "threads"), ("rmat", "split"), ("rmat", "warps"), ("hub", "threads"), ("hub", "split")]
+SPLITS = [("rmat", "threads"), ("rmat", "split"), ("rmat", "warps"), ("hub", "threads"),
+          ("hub", "split")]
 
 
 @pytest.mark.parametrize("graph, lists", SPLITS, ids=[f"{g}-{s}" for g, s in SPLITS])
-@pytest.mark.parametrize("fmt, params", TRAVERSAL_CASES, ids=[f"{f}-{p}" for f, p in TRAVERSAL_CASES])
+@pytest.mark.parametrize("fmt, params", TRAVERSAL_CASES,
+                         ids=[f"{f}-{p}" for f, p in TRAVERSAL_CASES])
 def test_traversal_core_visits_every_edge_once(driver, fmt, params, graph, lists):
     """count_items, the prefix sum, for_each_item (BLOCK threads per tile, shared memory and
     barriers) and for_each_warp_item (BLOCK / 32 warps per tile) hand out every rank of every
@@ -203,13 +213,15 @@ def test_traversal_core_visits_every_edge_once(driver, fmt, params, graph, lists
         for item_size in sorted(item_sizes):
             _, _, _, by_slot, writes = run_view(driver, layout, item_size, vertices, TRAVERSE,
                                                 warp_items, warp_degree)
-            inside = np.ones(layout.num_edges, bool) if vertices is None else np.isin(owner_of_slot, vertices)
+            inside = (np.ones(layout.num_edges, bool) if vertices is None
+                      else np.isin(owner_of_slot, vertices))
             assert np.array_equal(writes, inside.astype(np.int64))
             assert np.array_equal(by_slot[slots][inside[slots]], neighbours[inside[slots]])
 
 
 @pytest.mark.parametrize("graph, lists", SPLITS, ids=[f"{g}-{s}" for g, s in SPLITS])
-@pytest.mark.parametrize("fmt, params", TRAVERSAL_CASES, ids=[f"{f}-{p}" for f, p in TRAVERSAL_CASES])
+@pytest.mark.parametrize("fmt, params", TRAVERSAL_CASES,
+                         ids=[f"{f}-{p}" for f, p in TRAVERSAL_CASES])
 def test_pagerank_product_through_threads_and_warps(driver, fmt, params, graph, lists):
     """PageRank's own kernels (pagerank_spmv, per thread and per warp) compute its weighted product
     exactly, pulling and pushing, with lists split between them as pagerank.py splits them:

@@ -153,7 +153,7 @@ def test_string_start_not_in_graph():
         cgc.bfs(G, "z")
 
 
-# -- semantics --------------------------------------------------------------------------------------
+# -- semantics ------------------------------------------------------------------------------------
 def test_parallel_edges_keep_the_smallest_weight():
     df = frame([0, 0, 0, 1], [1, 1, 1, 2], w=[5.0, 2.0, 7.0, 1.0])
     edges = build(df, weight="w", renumber=False).view_edge_list()
@@ -163,7 +163,8 @@ def test_parallel_edges_keep_the_smallest_weight():
 def test_undirected_edge_given_both_ways_gets_the_mean_weight():
     df = frame([0, 1, 1], [1, 0, 0], weight=[2.0, 4.0, 9.0])
     G = build(df, directed=False, weight="weight", renumber=False)
-    assert G.view_edge_list().to_dict("list") == {"source": [0], "destination": [1], "weight": [3.0]}
+    assert G.view_edge_list().to_dict("list") == {"source": [0], "destination": [1],
+                                                  "weight": [3.0]}
     assert G.number_of_edges() == 1 and G.number_of_edges(directed_edges=True) == 2
 
 
@@ -174,7 +175,8 @@ def test_undirected_edge_counts_self_loops_once():
 
 
 def test_edge_properties_follow_their_edge():
-    df = frame([2, 0, 1, 0], [0, 1, 2, 1], w=[1.0, 3.0, 2.0, 0.5], eid=[10, 11, 12, 13], et=[7, 8, 9, 6])
+    df = frame([2, 0, 1, 0], [0, 1, 2, 1], w=[1.0, 3.0, 2.0, 0.5], eid=[10, 11, 12, 13],
+               et=[7, 8, 9, 6])
     G = build(df, edge_attr=["w", "eid", "et"], renumber=False)
     edges = G.view_edge_list().sort_values(["source", "destination"]).reset_index(drop=True)
     assert edges.to_dict("list") == {"source": [0, 1, 2], "destination": [1, 2, 0],
@@ -212,5 +214,6 @@ def test_nodes_and_sizes():
     G = build(df)
     assert G.nodes().tolist() == [5, 7, 9]
     sizes = G.nbytes_by_component()
-    assert sizes["offsets"] == 4 * 4 and sizes["indices"] == 2 * 4 and sizes["renumber_map"] == 3 * 4
+    assert (sizes["offsets"] == 4 * 4 and sizes["indices"] == 2 * 4
+            and sizes["renumber_map"] == 3 * 4)
     assert G.nbytes == sum(sizes.values())

@@ -7,16 +7,29 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+from graphs import (
+    GPU_CASE_IDS,
+    GPU_CASES,
+    GPU_GRAPHS,
+    PAGERANK_ARGS,
+    by_vertex,
+    check_bfs_against_cugraph,
+    check_sssp_against_cugraph,
+    compressed_graph,
+    cugraph_graph,
+    cugraph_result,
+    host_frame,
+    num_vertices,
+    random_edges,
+    start_vertex,
+    warned_store_transposed,
+)
 
 import cugraph_compressed as cgc
 from cugraph_compressed.algorithms.components import weakly_connected_components
 from cugraph_compressed.algorithms.pagerank import pagerank
 from cugraph_compressed.algorithms.sssp import sssp
 from cugraph_compressed.generators import rmat_edgelist
-from graphs import (GPU_CASE_IDS, GPU_CASES, GPU_GRAPHS, PAGERANK_ARGS, by_vertex,
-                    check_bfs_against_cugraph, check_sssp_against_cugraph, compressed_graph,
-                    cugraph_graph, cugraph_result, host_frame, num_vertices, start_vertex,
-                    random_edges, warned_store_transposed)
 
 pytestmark = pytest.mark.gpu
 DEVICE_LAYOUTS = cgc.supported()["sssp"]["device"]
@@ -27,7 +40,8 @@ DEVICE_LAYOUTS = cgc.supported()["sssp"]["device"]
 def test_sssp_matches_cugraph(case, layout):
     name, directed = case
     result = sssp(compressed_graph(name, directed, layout), start_vertex(name))
-    check_sssp_against_cugraph(name, directed, result)  # our graph is freed before cuGraph's is built
+    # our graph is freed before cuGraph's is built
+    check_sssp_against_cugraph(name, directed, result)
 
 
 @pytest.mark.parametrize("layout", DEVICE_LAYOUTS)
@@ -46,7 +60,8 @@ def test_pagerank_matches_cugraph(case, store_transposed, layout):
     assert list(result.columns) == ref["columns"]
     mine = by_vertex(result, num_vertices(name))
     assert mine["pagerank"].dtype == ref["pagerank"].dtype
-    assert np.abs(mine["pagerank"].astype(np.float64) - ref["pagerank"].astype(np.float64)).sum() < 1e-5
+    assert np.abs(mine["pagerank"].astype(np.float64)
+                  - ref["pagerank"].astype(np.float64)).sum() < 1e-5
 
 
 @pytest.mark.parametrize("layout", DEVICE_LAYOUTS)
@@ -56,11 +71,13 @@ def test_personalized_pagerank_matches_cugraph(layout):
 
     ours = compressed_graph("hub", True, layout, store_transposed=True)
     theirs = cugraph_graph("hub", True, store_transposed=True)
-    pers = cudf.DataFrame({"vertex": np.array([3, 70, 900], np.int32), "values": np.array([1.0, 2.0, 0.5], np.float32)})
+    pers = cudf.DataFrame({"vertex": np.array([3, 70, 900], np.int32),
+                           "values": np.array([1.0, 2.0, 0.5], np.float32)})
     mine, _ = pagerank(ours, personalization=pers, **PAGERANK_ARGS)
     ref, _ = cugraph.pagerank(theirs, personalization=pers, **PAGERANK_ARGS)
     mine, ref = mine.to_pandas().sort_values("vertex"), ref.to_pandas().sort_values("vertex")
-    assert np.abs(mine["pagerank"].to_numpy(np.float64) - ref["pagerank"].to_numpy(np.float64)).sum() < 1e-5
+    assert np.abs(mine["pagerank"].to_numpy(np.float64)
+                  - ref["pagerank"].to_numpy(np.float64)).sum() < 1e-5
 
 
 @pytest.mark.parametrize("layout", DEVICE_LAYOUTS)
@@ -89,7 +106,8 @@ def test_transposed_graph_runs_bfs_and_sssp_like_cugraph(layout):
     result, _ = pagerank(G, **PAGERANK_ARGS)
     ref = cugraph_result(name, directed, "pagerank", store_transposed=True)
     mine = by_vertex(result, num_vertices(name))
-    assert np.abs(mine["pagerank"].astype(np.float64) - ref["pagerank"].astype(np.float64)).sum() < 1e-5
+    assert np.abs(mine["pagerank"].astype(np.float64)
+                  - ref["pagerank"].astype(np.float64)).sum() < 1e-5
     G = compressed_graph(name, directed, layout, store_transposed=True)
     check_sssp_against_cugraph(name, directed, sssp(G, start_vertex(name)))
 
@@ -97,11 +115,14 @@ def test_transposed_graph_runs_bfs_and_sssp_like_cugraph(layout):
 @pytest.mark.parametrize("layout", DEVICE_LAYOUTS)
 def test_device_results_equal_host_oracle(layout):
     df = host_frame("random")
-    host = cgc.CompressedGraph(directed=False, format=layout).from_pandas_edgelist(df, renumber=False, weight="weight", store_transposed=True)
+    host = cgc.CompressedGraph(directed=False, format=layout).from_pandas_edgelist(
+        df, renumber=False, weight="weight", store_transposed=True)
     dev = compressed_graph("random", False, layout, store_transposed=True)
     assert np.allclose(sssp(dev, 5).to_pandas()["distance"], sssp(host, 5)["distance"], rtol=1e-5)
-    assert np.abs(pagerank(dev, tol=1e-9).to_pandas()["pagerank"] - pagerank(host, tol=1e-9)["pagerank"]).sum() < 1e-5
-    assert np.array_equal(weakly_connected_components(dev).to_pandas()["labels"], weakly_connected_components(host)["labels"])
+    assert np.abs(pagerank(dev, tol=1e-9).to_pandas()["pagerank"]
+                  - pagerank(host, tol=1e-9)["pagerank"]).sum() < 1e-5
+    assert np.array_equal(weakly_connected_components(dev).to_pandas()["labels"],
+                          weakly_connected_components(host)["labels"])
 
 
 #: Parameters that make warp items start mid-pointer (ef) and mid-segment (cgr).
@@ -169,7 +190,8 @@ def test_device_view_decodes_every_list(layout, params, directed):
 
     from cugraph_compressed.kernels.traversal import decode_edges
 
-    hub = pd.DataFrame({"source": np.full(5000, 7, np.int32), "destination": np.arange(5000, dtype=np.int32) * 13})
+    hub = pd.DataFrame({"source": np.full(5000, 7, np.int32),
+                        "destination": np.arange(5000, dtype=np.int32) * 13})
     df = pd.concat([rmat_edgelist(16, seed=83), hub], ignore_index=True)  # long lists, isolated ids
     G = cgc.CompressedGraph(directed=directed, format=layout, **params).from_cudf_edgelist(
         cudf.from_pandas(df), renumber=False)

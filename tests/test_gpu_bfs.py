@@ -4,11 +4,18 @@ import inspect
 import numpy as np
 import pandas as pd
 import pytest
+from graphs import (
+    GPU_CASE_IDS,
+    GPU_CASES,
+    check_against_scipy,
+    check_bfs_against_cugraph,
+    compressed_graph,
+    random_edges,
+    start_vertex,
+)
 
 import cugraph_compressed as cgc
 from cugraph_compressed.generators import rmat_edgelist
-from graphs import (GPU_CASE_IDS, GPU_CASES, check_against_scipy, check_bfs_against_cugraph,
-                    compressed_graph, random_edges, start_vertex)
 
 pytestmark = pytest.mark.gpu
 DEVICE_LAYOUTS = cgc.supported()["bfs"]["device"]
@@ -29,13 +36,15 @@ def compare_with_cugraph(df, directed, start, *, renumber=True, depth_limit=None
     df = df.drop_duplicates(ignore_index=True)
     host_df = df.to_pandas() if hasattr(df, "to_pandas") else df
     device_df = df if hasattr(df, "to_pandas") else to_device(df)
-    G = cgc.CompressedGraph(directed=directed, **layout).from_cudf_edgelist(device_df, renumber=renumber)
+    G = cgc.CompressedGraph(directed=directed, **layout).from_cudf_edgelist(device_df,
+                                                                           renumber=renumber)
     G.validate()
     ours = cgc.bfs(G, start, depth_limit=depth_limit)
     assert isinstance(ours, cudf.DataFrame)
 
     reference = cugraph.Graph(directed=directed)
-    reference.from_cudf_edgelist(device_df, source="source", destination="destination", renumber=renumber)
+    reference.from_cudf_edgelist(device_df, source="source", destination="destination",
+                                 renumber=renumber)
     cu_start = cudf.Series(start) if isinstance(start, list) else start
     theirs = cugraph.bfs(reference, cu_start, depth_limit=depth_limit)
     assert sorted(ours.columns) == sorted(theirs.columns)
@@ -48,7 +57,8 @@ def compare_with_cugraph(df, directed, start, *, renumber=True, depth_limit=None
     ids = None if renumber else np.arange(G.number_of_vertices())
     check_against_scipy(host_df, ours.to_pandas(), directed, start, depth_limit, ids=ids)
 
-    host = cgc.CompressedGraph(directed=directed, **layout).from_pandas_edgelist(host_df, renumber=renumber)
+    host = cgc.CompressedGraph(directed=directed, **layout).from_pandas_edgelist(host_df,
+                                                                                renumber=renumber)
     h = cgc.bfs(host, start, depth_limit=depth_limit).set_index("vertex").sort_index()
     assert np.array_equal(o["distance"].to_numpy(), h["distance"].to_numpy())
     return G
@@ -80,7 +90,8 @@ def test_skewed_hub_vertex(layout):
     rng = np.random.default_rng(23)
     n = 300_000
     hub = pd.DataFrame({"source": np.zeros(150_000, np.int32),
-                        "destination": rng.choice(np.arange(1, n, dtype=np.int32), 150_000, replace=False)})
+                        "destination": rng.choice(np.arange(1, n, dtype=np.int32), 150_000,
+                                                  replace=False)})
     df = pd.concat([hub, random_edges(n, 400_000, 24, dtype=np.int32)], ignore_index=True)
     compare_with_cugraph(df, True, 0, renumber=False, format=layout)
 
@@ -92,7 +103,8 @@ def test_bfs_matches_cugraph_on_shared_graphs(case, layout):
     them): cuGraph's distances, valid predecessors, checked vectorized for every vertex."""
     name, directed = case
     result = cgc.bfs(compressed_graph(name, directed, layout), start_vertex(name))
-    check_bfs_against_cugraph(name, directed, result)  # our graph is freed before cuGraph's is built
+    # our graph is freed before cuGraph's is built
+    check_bfs_against_cugraph(name, directed, result)
 
 
 #: Parameters that make warp items start mid-pointer (ef) and mid-segment (cgr).
@@ -106,7 +118,8 @@ def test_long_lists_through_warps_with_odd_parameters(layout, params):
     few thousand, with chunk sizes that are not powers of two or are below 32."""
     rng = np.random.default_rng(29)
     n = 50_000
-    hubs = pd.DataFrame({"source": np.repeat(np.arange(5, dtype=np.int32), [20_000, 3000, 1500, 1100, 1024]),
+    hubs = pd.DataFrame({"source": np.repeat(np.arange(5, dtype=np.int32),
+                                             [20_000, 3000, 1500, 1100, 1024]),
                          "destination": rng.integers(0, n, 26_624, dtype=np.int32)})
     df = pd.concat([hubs, random_edges(n, 100_000, 30, dtype=np.int32)], ignore_index=True)
     compare_with_cugraph(df, False, 0, renumber=False, format=layout, **params)
@@ -114,7 +127,8 @@ def test_long_lists_through_warps_with_odd_parameters(layout, params):
 
 def test_non_contiguous_int64_ids_renumbered():
     base = random_edges(3000, 20000, 25)
-    df = pd.DataFrame({"source": base["source"] * 7919 + 2**35, "destination": base["destination"] * 7919 + 2**35})
+    df = pd.DataFrame({"source": base["source"] * 7919 + 2**35,
+                       "destination": base["destination"] * 7919 + 2**35})
     compare_with_cugraph(df, False, int(df["source"][3]))
 
 
@@ -126,7 +140,8 @@ def test_forced_64_bit_csr():
 
 def test_string_ids():
     base = random_edges(2000, 8000, 27)
-    df = pd.DataFrame({"source": "n" + base["source"].astype(str), "destination": "n" + base["destination"].astype(str)})
+    df = pd.DataFrame({"source": "n" + base["source"].astype(str),
+                       "destination": "n" + base["destination"].astype(str)})
     G = cgc.CompressedGraph(directed=False).from_cudf_edgelist(to_device(df.drop_duplicates()))
     start = df["source"][0]
     ours = cgc.bfs(G, start).to_pandas()
@@ -149,7 +164,8 @@ def test_return_predecessors_false_matches_cugraph():
 
 
 def test_errors_on_the_device():
-    df = to_device(pd.DataFrame({"source": np.array([0, 1], np.int32), "destination": np.array([1, 2], np.int32)}))
+    df = to_device(pd.DataFrame({"source": np.array([0, 1], np.int32),
+                                 "destination": np.array([1, 2], np.int32)}))
     G = cgc.CompressedGraph(directed=True).from_cudf_edgelist(df, renumber=False)
     with pytest.raises(ValueError, match="start vertex 3"):
         cgc.bfs(G, 3)
@@ -161,7 +177,8 @@ def test_errors_on_the_device():
 def test_plain_cugraph_graph_goes_to_cugraph():
     import cugraph
 
-    df = to_device(pd.DataFrame({"source": np.array([0, 1], np.int32), "destination": np.array([1, 2], np.int32)}))
+    df = to_device(pd.DataFrame({"source": np.array([0, 1], np.int32),
+                                 "destination": np.array([1, 2], np.int32)}))
     reference = cugraph.Graph(directed=True)
     reference.from_cudf_edgelist(df, renumber=False)
     result = cgc.bfs(reference, 0)
@@ -179,7 +196,8 @@ def test_signatures_match_installed_cugraph():
 
     for name in ("bfs", "sssp", "pagerank", "weakly_connected_components", "connected_components"):
         assert _params(getattr(cgc, name)) == _params(getattr(cugraph, name)), name
-    assert _params(cgc.CompressedGraph.from_cudf_edgelist) == _params(cugraph.Graph.from_cudf_edgelist)
+    assert (_params(cgc.CompressedGraph.from_cudf_edgelist)
+            == _params(cugraph.Graph.from_cudf_edgelist))
     ours = dict(_params(cgc.CompressedGraph.from_pandas_edgelist))
     for name, default in _params(cugraph.Graph.from_pandas_edgelist)[1:]:
         assert name in ours and ours[name] == default, name
@@ -222,7 +240,8 @@ def test_memory_limit_raises_memory_error():
 
     df = to_device(random_edges(100000, 1_000_000, 31, dtype=np.int32))
     previous = rmm.mr.get_current_device_resource()
-    rmm.mr.set_current_device_resource(rmm.mr.LimitingResourceAdaptor(previous, allocation_limit=1 << 20))
+    rmm.mr.set_current_device_resource(rmm.mr.LimitingResourceAdaptor(previous,
+                                                                      allocation_limit=1 << 20))
     try:
         with pytest.raises(MemoryError):
             cgc.CompressedGraph(directed=True).from_cudf_edgelist(df, renumber=False)

@@ -5,10 +5,10 @@ import networkx as nx
 import numpy as np
 import pandas as pd
 import pytest
+from graphs import random_edges
 
 import cugraph_compressed as cgc
 from cugraph_compressed.algorithms.pagerank import TRANSPOSED_WARNING, pagerank
-from graphs import random_edges
 
 LAYOUTS = sorted(cgc.FORMATS)
 
@@ -16,7 +16,8 @@ LAYOUTS = sorted(cgc.FORMATS)
 def nx_graph(df, directed, weighted):
     g = nx.DiGraph() if directed else nx.Graph()
     g.add_nodes_from(range(int(max(df["source"].max(), df["destination"].max())) + 1))
-    if weighted:  # our dedup rule: the smallest weight of parallel edges (tests avoid both directions)
+    if weighted:
+        # our dedup rule: the smallest weight of parallel edges (tests avoid both directions)
         edges = df.groupby(["source", "destination"], as_index=False)["weight"].min()
         g.add_weighted_edges_from(edges.itertuples(index=False, name=None))
     else:
@@ -72,7 +73,8 @@ def test_nstart_is_used_as_given():
     G = build(df, "csr")
     reference = pagerank(G, tol=1e-10)
     start = reference.rename(columns={"pagerank": "values"})
-    result, converged = pagerank(G, nstart=start, tol=1e-6, max_iter=3, fail_on_nonconvergence=False)
+    result, converged = pagerank(G, nstart=start, tol=1e-6, max_iter=3,
+                                 fail_on_nonconvergence=False)
     assert converged  # starting at the answer, the first iteration barely moves it
     assert np.allclose(result["pagerank"], reference["pagerank"], atol=1e-6)
 

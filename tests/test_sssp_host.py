@@ -2,11 +2,11 @@
 import numpy as np
 import pandas as pd
 import pytest
+from graphs import random_edges, weighted_adjacency
 from scipy.sparse import csgraph
 
 import cugraph_compressed as cgc
 from cugraph_compressed.algorithms.sssp import sssp
-from graphs import random_edges, weighted_adjacency
 
 LAYOUTS = sorted(cgc.FORMATS)
 
@@ -72,7 +72,8 @@ def test_errors():
         df.assign(w=[1.0, np.nan]), renumber=False, weight="w")
     with pytest.raises(ValueError, match="nan"):
         sssp(nan, 0)
-    ok = cgc.CompressedGraph(directed=True).from_pandas_edgelist(df.assign(w=[1.0, 2.0]), renumber=False, weight="w")
+    ok = cgc.CompressedGraph(directed=True).from_pandas_edgelist(
+        df.assign(w=[1.0, 2.0]), renumber=False, weight="w")
     with pytest.raises(TypeError, match="must specify 'source'"):
         sssp(ok)
     with pytest.raises(TypeError, match="both"):

@@ -3,10 +3,10 @@ SSSP, which convert the storage to out-lists in place, against SciPy and the out
 import numpy as np
 import pandas as pd
 import pytest
+from graphs import check_against_scipy, random_edges, weighted_adjacency
 from scipy.sparse.csgraph import dijkstra
 
 import cugraph_compressed as cgc
-from graphs import check_against_scipy, random_edges, weighted_adjacency
 
 LAYOUTS = sorted(cgc.FORMATS)
 
