@@ -116,7 +116,7 @@ def device_rmat_sorted(scale, seed=42):
 
 def bits_of(words, first_bit, count):
     """Bits ``first_bit .. first_bit + count - 1`` of a host stream, as a stream of their own."""
-    from cugraph_compressed.formats._bits import read_fields, stream_words
+    from cugraph_compressed.formats.bits import read_fields, stream_words
 
     k = np.arange(-(-count // 32), dtype=np.int64)
     widths = np.minimum(32, count - 32 * k)

@@ -1,5 +1,6 @@
-"""The cgr layout: codes, list codec and layout round trips, pinned edge cases, one validate()
-test per documented invariant, exact size estimates and BFS through the public API."""
+"""The cgr layout: list codec and layout round trips, pinned edge cases, one validate() test
+per documented invariant, exact size estimates and BFS through the public API (the codes
+themselves: test_codes.py)."""
 import numpy as np
 import pandas as pd
 import pytest
@@ -7,8 +8,9 @@ from hypothesis import given, settings, strategies as st
 
 import cugraph_compressed as cgc
 from cugraph_compressed.formats import CGRLayout, LayoutInvariantError
-from cugraph_compressed.formats import _bits
 from cugraph_compressed.formats import cgr
+from cugraph_compressed.formats.bits import (TAIL_WORDS, code_fields, code_length, pack_fields,
+                                             split_fields, stream_words)
 from cugraph_compressed.generators import rmat_edgelist
 from graphs import check_against_scipy, random_edges
 
@@ -46,50 +48,6 @@ def check_layout(layout, src, dst):
     return owner, nbrs, first
 
 
-# ------------------------------------------------------------------------------------- codes
-
-@settings(max_examples=2000, deadline=None)
-@given(st.lists(st.integers(0, cgr.MAX_VALUE), min_size=1, max_size=20), st.integers(1, 16),
-       st.integers(0, 70))
-def test_codes_round_trip(values, k, shift):
-    x = np.asarray(values, np.int64)
-    lengths = cgr.code_length(x, k)
-    positions = shift + np.concatenate([[0], np.cumsum(lengths)[:-1]])
-    words = _bits.pack_fields(*cgr.code_fields(x, positions, k), int(positions[-1] + lengths[-1]))
-    got, got_len, ok = cgr.read_codes(words, positions, k)
-    assert ok.all() and np.array_equal(got, x) and np.array_equal(got_len, lengths)
-
-
-def test_code_lengths_are_gamma_and_zeta():
-    x = np.arange(0, 300, dtype=np.int64)
-    y = x + 1
-    gamma = 2 * np.floor(np.log2(y)).astype(np.int64) + 1
-    assert np.array_equal(cgr.code_length(x, 1), gamma)
-    # zeta-3 (Boldi & Vigna): 1 -> 3 bits, 2..7 -> 4 bits, 8..63 -> 7 or 8 bits
-    z3 = cgr.code_length(x, 3)
-    assert z3[0] == 3 and set(z3[1:7]) == {4} and set(z3[7:63]) <= {7, 8}
-    assert cgr.code_length(np.asarray([cgr.MAX_VALUE]), 1)[0] == 65
-    assert CGRLayout.check_params(code="gamma")["code"] == "gamma"
-
-
-@pytest.mark.parametrize("k", [1, 3, 7, 16])
-def test_every_payload_width_1_to_32(k):
-    """Codes whose fields are 1 .. 32 bits wide (and the widest, split in two), at every bit
-    offset inside a word."""
-    x = np.concatenate([(np.int64(1) << np.arange(0, 34)) - 2, (np.int64(1) << np.arange(1, 34)) - 1])
-    x = x[(x >= 0) & (x <= cgr.MAX_VALUE)]
-    x = np.concatenate([x, [cgr.MAX_VALUE]])
-    if k == 1:  # gamma: the first field of a code is 1 .. 32 bits wide, the second up to 1
-        _, bits, _ = cgr.code_parts(x, k)
-        assert set(np.minimum(bits + 1, 32).tolist()) == set(range(1, 33))
-    for shift in range(32):
-        lengths = cgr.code_length(x, k)
-        positions = shift + np.concatenate([[0], np.cumsum(lengths)[:-1]])
-        words = _bits.pack_fields(*cgr.code_fields(x, positions, k), int(positions[-1] + lengths[-1]))
-        got, _, ok = cgr.read_codes(words, positions, k)
-        assert ok.all() and np.array_equal(got, x)
-
-
 # ------------------------------------------------------------------------------- list codec
 
 def codec_round_trip(lists, refs, **params):
@@ -99,7 +57,7 @@ def codec_round_trip(lists, refs, **params):
     refs = np.asarray(refs, np.int64)
     stream, first_bit, _ = codec.encode(owner, values, refs, np)
     deg = np.bincount(owner, minlength=len(lists)).astype(np.int64)
-    assert stream.size == _bits.stream_words(int(first_bit[-1]))
+    assert stream.size == stream_words(int(first_bit[-1]))
     got_owner, got, rank = codec.decode(stream, first_bit[:-1], first_bit[1:], deg, refs)
     for i, l in enumerate(lists):
         mine = got[got_owner == i]
@@ -227,11 +185,11 @@ def test_empty_graphs():
     for n in (0, 1, 5):
         layout = encode([], [], n)
         layout.validate()
-        assert layout.num_edges == 0 and layout.arrays["stream"].size == _bits.TAIL_WORDS
+        assert layout.num_edges == 0 and layout.arrays["stream"].size == TAIL_WORDS
         assert layout.degrees().tolist() == [0] * n
         assert layout.to_coo()[1].size == 0
         assert CGRLayout.estimate_nbytes(np.zeros(0, np.int64), np.zeros(0, np.int64), n, np) == layout.nbytes
-        assert layout.nbytes == 8 * (n + 1) + 4 * _bits.TAIL_WORDS
+        assert layout.nbytes == 8 * (n + 1) + 4 * TAIL_WORDS
 
 
 def test_isolated_vertices_and_num_vertices_beyond_ids():
@@ -301,7 +259,7 @@ def test_data_ending_on_and_one_bit_past_a_word():
             total = int(cgr.join_offsets(layout.arrays["bit_offsets"], layout.arrays["bit_offsets_high"])[-1])
             if total % 32 == target:
                 stream = layout.arrays["stream"]
-                assert stream.size == -(-total // 32) + _bits.TAIL_WORDS
+                assert stream.size == -(-total // 32) + TAIL_WORDS
                 check_layout(layout, src, dst)
                 found.add(target)
                 break
@@ -377,16 +335,16 @@ def build(lists, degrees, n, **params):
         for item in items:
             if item[0] == "code":
                 x = np.asarray([item[1]], np.int64)
-                v, p = cgr.code_fields(x, np.asarray([pos]), k)
-                pos += int(cgr.code_length(x, k)[0])
+                v, p = code_fields(x, np.asarray([pos]), k)
+                pos += int(code_length(x, k)[0])
             else:
-                v, p = cgr.split_fields(np.asarray([item[1]], np.int64), np.asarray([pos]))
+                v, p = split_fields(np.asarray([item[1]], np.int64), np.asarray([pos]))
                 pos += item[2]
             values.append(v)
             positions.append(p)
         sizes.append(pos - begin)
-    stream = _bits.pack_fields(np.concatenate(values + [np.zeros(0, np.uint32)]),
-                               np.concatenate(positions + [np.zeros(0, np.int64)]), pos)
+    stream = pack_fields(np.concatenate(values + [np.zeros(0, np.uint32)]),
+                         np.concatenate(positions + [np.zeros(0, np.int64)]), pos)
     edge_low, edge_high = cgr.split_offsets(np.concatenate([[0], np.cumsum(degrees)]).astype(np.int64), np)
     bit_low, bit_high = cgr.split_offsets(np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64), np)
     arrays = {"edge_offsets": edge_low, "edge_offsets_high": edge_high, "bit_offsets": bit_low,
@@ -466,7 +424,7 @@ def _mutated(mutate):
 
 def test_hand_built_table_matches_the_encoder():
     """The canonical counterpart of the invariant-6 cases is what the encoder writes."""
-    assert int(cgr.code_length(np.asarray([2, 0]), 3).sum()) == 7
+    assert int(code_length(np.asarray([2, 0]), 3).sum()) == 7
     fixed = build([[C(0), ("bits", 3, 6), ("bits", 0, 3), ("bits", 7, 3), ZZ(1), C(0), ZZ(5)]], [3], 10,
                   segment_size=2)
     fixed.validate()

@@ -7,10 +7,9 @@ from hypothesis import given, settings, strategies as st
 
 import cugraph_compressed as cgc
 from cugraph_compressed.formats import EliasFanoLayout, LayoutInvariantError
-from cugraph_compressed.formats._bits import TAIL_WORDS, pack_fields, read_fields, stream_words
 from cugraph_compressed.formats.base import plain_csr_nbytes
-from cugraph_compressed.formats.elias_fano import (EliasFanoLists, _read_wide, _wide_fields,
-                                                   ef_bound_bits)
+from cugraph_compressed.formats.bits import TAIL_WORDS, read_fields, stream_words
+from cugraph_compressed.formats.elias_fano import EliasFanoLists, ef_bound_bits
 from cugraph_compressed.generators import rmat_edgelist
 from graphs import check_against_scipy, random_edges
 
@@ -240,18 +239,6 @@ def test_self_loops():
     layout = encode([0, 1, 1, 2], [0, 1, 2, 2], 3)
     layout.validate()
     assert layout.to_coo()[1].tolist() == [0, 1, 2, 2]
-
-
-def test_wide_record_fields_round_trip():
-    # Offsets within a row wider than 32 bits need lists of 2**32 bits; test the field helpers.
-    widths = np.arange(0, 65, dtype=np.int64)
-    vals = np.array([(2**int(w) - 1) if w else 0 for w in widths], dtype=np.uint64)
-    positions = np.concatenate([[0], np.cumsum(widths)[:-1]]).astype(np.int64) + 5
-    parts = _wide_fields(vals, positions, widths, np)
-    words = pack_fields(np.concatenate([p[0] for p in parts]).astype(np.uint64),
-                        np.concatenate([p[1] for p in parts]), int(positions[-1] + widths[-1]))
-    got = _read_wide(words, positions, widths).astype(np.uint64)
-    assert np.array_equal(got, vals)
 
 
 # -- input checks -----------------------------------------------------------------------------

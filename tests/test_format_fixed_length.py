@@ -11,7 +11,7 @@ from hypothesis import given, settings, strategies as st
 import cugraph_compressed as cgc
 from cugraph_compressed.formats import FixedLengthLayout, LayoutInvariantError
 from cugraph_compressed.formats import fixed_length as fl
-from cugraph_compressed.formats._bits import TAIL_WORDS, stream_words
+from cugraph_compressed.formats.bits import TAIL_WORDS, stream_words
 from cugraph_compressed.formats.base import plain_csr_nbytes
 from graphs import check_against_scipy, random_edges
 

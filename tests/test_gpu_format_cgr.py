@@ -8,6 +8,7 @@ import pytest
 
 import cugraph_compressed as cgc
 from cugraph_compressed.formats import CGRLayout, cgr
+from cugraph_compressed.formats.bits import TAIL_WORDS, read_fields
 from cugraph_compressed.generators import rmat_edgelist
 
 pytestmark = pytest.mark.gpu
@@ -62,9 +63,9 @@ def assert_decodes_to(layout, src, dst):
 
 
 def bits_at(words, start, nbits):
-    """``nbits`` bits of a host stream from bit ``start``, as 32-bit chunks (int64)."""
+    """``nbits`` bits of a host stream from bit ``start``, as 32-bit chunks (uint64)."""
     chunks = np.arange(-(-int(nbits) // 32), dtype=np.int64)
-    return cgr.read_bits(words, int(start) + 32 * chunks, np.minimum(32, int(nbits) - 32 * chunks))
+    return read_fields(words, int(start) + 32 * chunks, np.minimum(32, int(nbits) - 32 * chunks))
 
 
 def check_sampled_ranges(layout, src_d, dst_d, ranges):
@@ -88,7 +89,7 @@ def check_sampled_ranges(layout, src_d, dst_d, ranges):
         assert np.array_equal(np.diff(first_edge[a:b + 1]), np.bincount(src - a, minlength=b - a))
         assert np.array_equal(np.diff(first_bit[a:b + 1]), np.diff(bits)), (a, b)
         b0, b1 = int(first_bit[a]), int(first_bit[b])
-        w0, w1 = b0 // 32, -(-b1 // 32) + cgr.TAIL_WORDS
+        w0, w1 = b0 // 32, -(-b1 // 32) + TAIL_WORDS
         device_words = cp.asnumpy(stream[w0:w1])
         assert np.array_equal(bits_at(device_words, b0 - 32 * w0, b1 - b0), bits_at(words, 0, b1 - b0)), (a, b)
 
