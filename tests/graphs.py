@@ -41,7 +41,8 @@ def weighted_adjacency(df, num_vertices, directed):
     w = w.astype(np.float64)
     if not directed:
         table = pd.DataFrame({"u": np.concatenate([src, dst]), "v": np.concatenate([dst, src]),
-                              "w": np.concatenate([w, w]), "given": np.r_[np.ones(src.size), np.zeros(src.size)]})
+                              "w": np.concatenate([w, w]),
+                              "given": np.r_[np.ones(src.size), np.zeros(src.size)]})
         table = table[(table["given"] == 1) | (table["u"] != table["v"])]
         mean = table.groupby(["u", "v"], as_index=False)["w"].mean()
         src, dst, w = mean["u"].to_numpy(), mean["v"].to_numpy(), mean["w"].to_numpy()
@@ -96,7 +97,8 @@ def check_against_scipy(df, result, directed, sources, depth_limit=None, vertice
     pred = np.full(len(ids), -1, np.int64)
     pred[order[has_pred]] = position.get_indexer(raw_pred[has_pred])
     sentinel = np.iinfo(result["distance"].dtype).max
-    check_bfs_result(dist, pred, a, position.get_indexer(np.atleast_1d(sources)), depth_limit, sentinel)
+    check_bfs_result(dist, pred, a, position.get_indexer(np.atleast_1d(sources)), depth_limit,
+                     sentinel)
 
 
 def device_rmat_sorted(scale, seed=42):
@@ -116,7 +118,7 @@ def device_rmat_sorted(scale, seed=42):
 
 def bits_of(words, first_bit, count):
     """Bits ``first_bit .. first_bit + count - 1`` of a host stream, as a stream of their own."""
-    from cugraph_compressed.formats._bits import read_fields, stream_words
+    from cugraph_compressed.formats.bits import read_fields, stream_words
 
     k = np.arange(-(-count // 32), dtype=np.int64)
     widths = np.minimum(32, count - 32 * k)
@@ -213,7 +215,8 @@ def _generated_frame(name):
         # Vertex 0's 120,000 edges come first, so deduplication keeps them as its out-edges.
         hub = pd.DataFrame({"source": np.zeros(120_000, np.int32),
                             "destination": np.arange(1, 120_001, dtype=np.int32)})
-        return pd.concat([hub, random_edges(150_000, 300_000, 82, dtype=np.int32)], ignore_index=True)
+        return pd.concat([hub, random_edges(150_000, 300_000, 82, dtype=np.int32)],
+                         ignore_index=True)
     raise ValueError(f"unknown test graph {name!r}")
 
 

@@ -1,5 +1,6 @@
-"""The cgr layout: codes, list codec and layout round trips, pinned edge cases, one validate()
-test per documented invariant, exact size estimates and BFS through the public API."""
+"""The cgr layout: list codec and layout round trips, pinned edge cases, one validate() test
+per documented invariant, exact size estimates and BFS through the public API (the codes
+themselves: test_codes.py)."""
 import numpy as np
 import pandas as pd
 import pytest
@@ -7,8 +8,9 @@ from hypothesis import given, settings, strategies as st
 
 import cugraph_compressed as cgc
 from cugraph_compressed.formats import CGRLayout, LayoutInvariantError
-from cugraph_compressed.formats import _bits
 from cugraph_compressed.formats import cgr
+from cugraph_compressed.formats.bits import (TAIL_WORDS, code_fields, code_length, pack_fields,
+                                             split_fields, stream_words)
 from cugraph_compressed.generators import rmat_edgelist
 from graphs import check_against_scipy, random_edges
 
@@ -46,67 +48,25 @@ def check_layout(layout, src, dst):
     return owner, nbrs, first
 
 
-# ------------------------------------------------------------------------------------- codes
-
-@settings(max_examples=2000, deadline=None)
-@given(st.lists(st.integers(0, cgr.MAX_VALUE), min_size=1, max_size=20), st.integers(1, 16),
-       st.integers(0, 70))
-def test_codes_round_trip(values, k, shift):
-    x = np.asarray(values, np.int64)
-    lengths = cgr.code_length(x, k)
-    positions = shift + np.concatenate([[0], np.cumsum(lengths)[:-1]])
-    words = _bits.pack_fields(*cgr.code_fields(x, positions, k), int(positions[-1] + lengths[-1]))
-    got, got_len, ok = cgr.read_codes(words, positions, k)
-    assert ok.all() and np.array_equal(got, x) and np.array_equal(got_len, lengths)
-
-
-def test_code_lengths_are_gamma_and_zeta():
-    x = np.arange(0, 300, dtype=np.int64)
-    y = x + 1
-    gamma = 2 * np.floor(np.log2(y)).astype(np.int64) + 1
-    assert np.array_equal(cgr.code_length(x, 1), gamma)
-    # zeta-3 (Boldi & Vigna): 1 -> 3 bits, 2..7 -> 4 bits, 8..63 -> 7 or 8 bits
-    z3 = cgr.code_length(x, 3)
-    assert z3[0] == 3 and set(z3[1:7]) == {4} and set(z3[7:63]) <= {7, 8}
-    assert cgr.code_length(np.asarray([cgr.MAX_VALUE]), 1)[0] == 65
-    assert CGRLayout.check_params(code="gamma")["code"] == "gamma"
-
-
-@pytest.mark.parametrize("k", [1, 3, 7, 16])
-def test_every_payload_width_1_to_32(k):
-    """Codes whose fields are 1 .. 32 bits wide (and the widest, split in two), at every bit
-    offset inside a word."""
-    x = np.concatenate([(np.int64(1) << np.arange(0, 34)) - 2, (np.int64(1) << np.arange(1, 34)) - 1])
-    x = x[(x >= 0) & (x <= cgr.MAX_VALUE)]
-    x = np.concatenate([x, [cgr.MAX_VALUE]])
-    if k == 1:  # gamma: the first field of a code is 1 .. 32 bits wide, the second up to 1
-        _, bits, _ = cgr.code_parts(x, k)
-        assert set(np.minimum(bits + 1, 32).tolist()) == set(range(1, 33))
-    for shift in range(32):
-        lengths = cgr.code_length(x, k)
-        positions = shift + np.concatenate([[0], np.cumsum(lengths)[:-1]])
-        words = _bits.pack_fields(*cgr.code_fields(x, positions, k), int(positions[-1] + lengths[-1]))
-        got, _, ok = cgr.read_codes(words, positions, k)
-        assert ok.all() and np.array_equal(got, x)
-
-
 # ------------------------------------------------------------------------------- list codec
 
 def codec_round_trip(lists, refs, **params):
     codec = CGRLayout.codec(**params)
-    owner = np.concatenate([np.full(len(l), i, np.int64) for i, l in enumerate(lists)] + [np.zeros(0, np.int64)])
+    owner = np.concatenate([np.full(len(l), i, np.int64) for i, l in enumerate(lists)]
+                           + [np.zeros(0, np.int64)])
     values = np.concatenate([np.asarray(l, np.int64) for l in lists] + [np.zeros(0, np.int64)])
     refs = np.asarray(refs, np.int64)
     stream, first_bit, _ = codec.encode(owner, values, refs, np)
     deg = np.bincount(owner, minlength=len(lists)).astype(np.int64)
-    assert stream.size == _bits.stream_words(int(first_bit[-1]))
+    assert stream.size == stream_words(int(first_bit[-1]))
     got_owner, got, rank = codec.decode(stream, first_bit[:-1], first_bit[1:], deg, refs)
     for i, l in enumerate(lists):
         mine = got[got_owner == i]
         assert sorted(mine.tolist()) == sorted(l)
         assert np.array_equal(rank[got_owner == i], np.arange(len(l)))
         for b in {0, len(l) // 2, max(len(l) - 1, 0)}:
-            out = codec.decode_range(stream, first_bit[i], first_bit[i + 1], len(l), refs[i], b, len(l))
+            out = codec.decode_range(stream, first_bit[i], first_bit[i + 1], len(l), refs[i], b,
+                                     len(l))
             assert np.array_equal(out, mine[b:])
     assert codec.check(stream, first_bit[:-1], first_bit[1:], deg, refs, 2**32) is None
     return stream, first_bit
@@ -116,14 +76,16 @@ def codec_round_trip(lists, refs, **params):
 def test_extreme_values_and_references(code):
     """Lists [0] and [2**32 - 1] against references 0 and 2**32 - 1: zig-zag values up to
     2**33 - 2, codes up to 65 bits."""
-    stream, first_bit = codec_round_trip([[0], [TOP], [0], [TOP], [0, TOP], [TOP - 4, TOP - 3, TOP - 2, TOP - 1, TOP]],
-                                         [0, 0, TOP, TOP, TOP, 0], code=code)
+    stream, first_bit = codec_round_trip(
+        [[0], [TOP], [0], [TOP], [0, TOP], [TOP - 4, TOP - 3, TOP - 2, TOP - 1, TOP]],
+        [0, 0, TOP, TOP, TOP, 0], code=code)
     if code == "gamma":
         assert first_bit[2] - first_bit[1] == 1 + 65  # header code(0), then zigzag(2**32 - 1)
 
 
 @settings(max_examples=500, deadline=None)
-@given(st.lists(st.tuples(st.sets(st.integers(0, TOP), max_size=12), st.integers(0, TOP)), max_size=5),
+@given(st.lists(st.tuples(st.sets(st.integers(0, TOP), max_size=12), st.integers(0, TOP)),
+                max_size=5),
        st.sampled_from(["gamma", "zeta"]), st.integers(1, 5), st.integers(1, 4))
 def test_codec_round_trip_any_values(lists, code, segment_size, min_len):
     refs = [r for _, r in lists]
@@ -163,7 +125,8 @@ def graphs_with_runs(max_n=24):
     return st.integers(1, max_n).flatmap(lambda n: st.tuples(
         st.just(n),
         st.lists(st.integers(0, n * n - 1), max_size=50),
-        st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1), st.integers(1, 9)), max_size=5),
+        st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1), st.integers(1, 9)),
+                 max_size=5),
     )).map(build)
 
 
@@ -190,7 +153,8 @@ def test_layout_round_trip(graph, params, extra_vertices, seed):
     o, nb, pos = layout.decode_lists(subset)
     expect = [x for v in subset for x in nbrs[first[v]:first[v + 1]]]
     assert nb.tolist() == expect
-    assert np.array_equal(pos, np.concatenate([np.arange(first[v], first[v + 1]) for v in subset] + [[]]))
+    assert np.array_equal(pos, np.concatenate([np.arange(first[v], first[v + 1]) for v in subset]
+                                              + [[]]))
     assert np.array_equal(o, np.repeat(np.arange(subset.size), first[subset + 1] - first[subset]))
     # decode_range from a mid-list start, for every list
     for v in range(n):
@@ -227,11 +191,12 @@ def test_empty_graphs():
     for n in (0, 1, 5):
         layout = encode([], [], n)
         layout.validate()
-        assert layout.num_edges == 0 and layout.arrays["stream"].size == _bits.TAIL_WORDS
+        assert layout.num_edges == 0 and layout.arrays["stream"].size == TAIL_WORDS
         assert layout.degrees().tolist() == [0] * n
         assert layout.to_coo()[1].size == 0
-        assert CGRLayout.estimate_nbytes(np.zeros(0, np.int64), np.zeros(0, np.int64), n, np) == layout.nbytes
-        assert layout.nbytes == 8 * (n + 1) + 4 * _bits.TAIL_WORDS
+        assert (CGRLayout.estimate_nbytes(np.zeros(0, np.int64), np.zeros(0, np.int64), n, np)
+                == layout.nbytes)
+        assert layout.nbytes == 8 * (n + 1) + 4 * TAIL_WORDS
 
 
 def test_isolated_vertices_and_num_vertices_beyond_ids():
@@ -281,7 +246,8 @@ def test_long_list_segments_and_tables():
     """A list long enough for many segments (table entries), with intervals in between."""
     rng = np.random.default_rng(5)
     n = 100_000
-    dst = np.unique(np.concatenate([rng.integers(0, n, 3000), np.arange(500, 540), np.arange(900, 904)]))
+    dst = np.unique(np.concatenate([rng.integers(0, n, 3000), np.arange(500, 540),
+                                    np.arange(900, 904)]))
     src = np.full(dst.size, 7)
     for segment_size in (1, 4, 32, 500):
         layout = encode(src, dst, n, segment_size=segment_size)
@@ -298,10 +264,11 @@ def test_data_ending_on_and_one_bit_past_a_word():
             dst = np.asarray([0, v, v + 1 + (v % 7) * 11])[: 1 + v % 3]
             src = np.zeros(dst.size, np.int64)
             layout = encode(src, dst, 3000)
-            total = int(cgr.join_offsets(layout.arrays["bit_offsets"], layout.arrays["bit_offsets_high"])[-1])
+            total = int(cgr.join_offsets(layout.arrays["bit_offsets"],
+                                         layout.arrays["bit_offsets_high"])[-1])
             if total % 32 == target:
                 stream = layout.arrays["stream"]
-                assert stream.size == -(-total // 32) + _bits.TAIL_WORDS
+                assert stream.size == -(-total // 32) + TAIL_WORDS
                 check_layout(layout, src, dst)
                 found.add(target)
                 break
@@ -313,7 +280,8 @@ def test_garbage_in_tail_padding_changes_nothing():
     for gamma in ("gamma", "zeta"):
         layout = encode(src, dst, 12, code=gamma, segment_size=1)
         clean = layout.to_coo()
-        total = int(cgr.join_offsets(layout.arrays["bit_offsets"], layout.arrays["bit_offsets_high"])[-1])
+        total = int(cgr.join_offsets(layout.arrays["bit_offsets"],
+                                     layout.arrays["bit_offsets_high"])[-1])
         stream = layout.arrays["stream"]
         data_words = -(-total // 32)
         if total % 32:
@@ -341,7 +309,8 @@ def test_rejects_bad_input():
 
 
 @pytest.mark.parametrize("kwargs, error, message", [
-    (dict(min_interval_length=0), ValueError, "min_interval_length=0 is outside \\[1, 4294967296\\]"),
+    (dict(min_interval_length=0), ValueError,
+     "min_interval_length=0 is outside \\[1, 4294967296\\]"),
     (dict(min_interval_length=2.5), TypeError, "min_interval_length must be an int"),
     (dict(min_interval_length=True), TypeError, "must be an int"),
     (dict(code="delta"), ValueError, "code='delta'"),
@@ -377,18 +346,20 @@ def build(lists, degrees, n, **params):
         for item in items:
             if item[0] == "code":
                 x = np.asarray([item[1]], np.int64)
-                v, p = cgr.code_fields(x, np.asarray([pos]), k)
-                pos += int(cgr.code_length(x, k)[0])
+                v, p = code_fields(x, np.asarray([pos]), k)
+                pos += int(code_length(x, k)[0])
             else:
-                v, p = cgr.split_fields(np.asarray([item[1]], np.int64), np.asarray([pos]))
+                v, p = split_fields(np.asarray([item[1]], np.int64), np.asarray([pos]))
                 pos += item[2]
             values.append(v)
             positions.append(p)
         sizes.append(pos - begin)
-    stream = _bits.pack_fields(np.concatenate(values + [np.zeros(0, np.uint32)]),
-                               np.concatenate(positions + [np.zeros(0, np.int64)]), pos)
-    edge_low, edge_high = cgr.split_offsets(np.concatenate([[0], np.cumsum(degrees)]).astype(np.int64), np)
-    bit_low, bit_high = cgr.split_offsets(np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64), np)
+    stream = pack_fields(np.concatenate(values + [np.zeros(0, np.uint32)]),
+                         np.concatenate(positions + [np.zeros(0, np.int64)]), pos)
+    edge_low, edge_high = cgr.split_offsets(
+        np.concatenate([[0], np.cumsum(degrees)]).astype(np.int64), np)
+    bit_low, bit_high = cgr.split_offsets(
+        np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64), np)
     arrays = {"edge_offsets": edge_low, "edge_offsets_high": edge_high, "bit_offsets": bit_low,
               "bit_offsets_high": bit_high, "stream": stream}
     return CGRLayout(np, n, int(sum(degrees)), arrays, params)
@@ -437,9 +408,10 @@ def shift_bits(a):
     ("5", lambda: build([[C(5), ZZ(2), C(2)]], [5], 10)),
     # 6: residuals {1, 2} and {5} in segments of 2; the table holds W = 3 (6 bits), then the
     # entries 0 and 7 (the bits of code(zigzag(1)) + code(0)) in W bits each
-    ("6", lambda: build([[C(0), ("bits", 3, 6), ("bits", 0, 3), ("bits", 5, 3), ZZ(1), C(0), ZZ(5)]], [3], 10,
-                        segment_size=2)),  # a wrong entry
-    ("6", lambda: build([[C(0), ("bits", 4, 6), ("bits", 0, 4), ("bits", 7, 4), ZZ(1), C(0), ZZ(5)]], [3], 10,
+    ("6", lambda: build([[C(0), ("bits", 3, 6), ("bits", 0, 3), ("bits", 5, 3), ZZ(1), C(0),
+                          ZZ(5)]], [3], 10, segment_size=2)),  # a wrong entry
+    ("6", lambda: build([[C(0), ("bits", 4, 6), ("bits", 0, 4), ("bits", 7, 4), ZZ(1), C(0),
+                          ZZ(5)]], [3], 10,
                         segment_size=2)),  # W = 4, not the bit length 3 of the last entry
     # 7: a list with a spare bit at its end
     ("7", lambda: build([[C(0), ZZ(1), ("bits", 1, 1)]], [1], 10)),
@@ -448,8 +420,8 @@ def shift_bits(a):
     ("8", lambda: build([[C(0), ZZ(-1)]], [1], 10)),
     # 9: a run of 4 stored as residuals; a duplicate across segments; overlap with an interval
     ("9", lambda: build([[C(0), ZZ(1), C(0), C(0), C(0)]], [4], 10, segment_size=8)),
-    ("9", lambda: build([[C(0), ("bits", 3, 6), ("bits", 0, 3), ("bits", 4, 3), ZZ(1), ZZ(1)]], [2], 10,
-                        segment_size=1)),
+    ("9", lambda: build([[C(0), ("bits", 3, 6), ("bits", 0, 3), ("bits", 4, 3), ZZ(1), ZZ(1)]],
+                        [2], 10, segment_size=1)),
     ("9", lambda: build([[C(4), ZZ(1), C(0), ZZ(2)]], [5], 10)),
 ])
 def test_validate_catches_each_broken_invariant(rule, make):
@@ -466,9 +438,9 @@ def _mutated(mutate):
 
 def test_hand_built_table_matches_the_encoder():
     """The canonical counterpart of the invariant-6 cases is what the encoder writes."""
-    assert int(cgr.code_length(np.asarray([2, 0]), 3).sum()) == 7
-    fixed = build([[C(0), ("bits", 3, 6), ("bits", 0, 3), ("bits", 7, 3), ZZ(1), C(0), ZZ(5)]], [3], 10,
-                  segment_size=2)
+    assert int(code_length(np.asarray([2, 0]), 3).sum()) == 7
+    fixed = build([[C(0), ("bits", 3, 6), ("bits", 0, 3), ("bits", 7, 3), ZZ(1), C(0), ZZ(5)]],
+                  [3], 10, segment_size=2)
     fixed.validate()
     ref = encode([0, 0, 0], [1, 2, 5], 10, segment_size=2)
     assert np.array_equal(ref.arrays["stream"], fixed.arrays["stream"])
@@ -479,7 +451,8 @@ def test_corrupted_stream_bits_are_caught():
     to a different, still valid graph (then the edges differ)."""
     layout = encoded()
     clean = sorted_edges(layout)
-    total = int(cgr.join_offsets(layout.arrays["bit_offsets"], layout.arrays["bit_offsets_high"])[-1])
+    total = int(cgr.join_offsets(layout.arrays["bit_offsets"],
+                                 layout.arrays["bit_offsets_high"])[-1])
     for bit in range(total):
         broken = encoded()
         broken.arrays["stream"][bit // 32] ^= np.uint32(1 << (bit % 32))
@@ -494,11 +467,13 @@ def test_corrupted_stream_bits_are_caught():
 
 # ----------------------------------------------------------------------- sizes and the API
 
-@pytest.mark.parametrize("params", [{}, dict(code="gamma"), dict(segment_size=4, min_interval_length=2)])
+@pytest.mark.parametrize("params", [{}, dict(code="gamma"),
+                                    dict(segment_size=4, min_interval_length=2)])
 def test_estimate_equals_nbytes(params):
     df = rmat_edgelist(11, seed=4)
     kwargs = dict(directed=True, renumber=False)
-    G = cgc.CompressedGraph(format="cgr", **params, directed=True).from_pandas_edgelist(df, renumber=False)
+    G = cgc.CompressedGraph(format="cgr", **params, directed=True).from_pandas_edgelist(
+        df, renumber=False)
     G.validate()
     assert cgc.estimate_nbytes(df, format="cgr", **kwargs, **params) == G.nbytes
     undirected = cgc.CompressedGraph(format="cgr", **params).from_pandas_edgelist(df)
@@ -521,7 +496,8 @@ def test_weights_follow_the_decode_order():
     view = G.view_edge_list()
     assert view["destination"].tolist() == [2, 3, 4, 5, 0, 9, 0]   # interval 2..5 first
     expect = {(s, d): w for s, d, w in df.itertuples(index=False)}
-    assert [expect[(s, d)] for s, d in zip(view["source"], view["destination"])] == view["weight"].tolist()
+    assert ([expect[(s, d)] for s, d in zip(view["source"], view["destination"])]
+            == view["weight"].tolist())
 
 
 @pytest.mark.parametrize("directed", [True, False])
@@ -529,7 +505,8 @@ def test_weights_follow_the_decode_order():
 def test_bfs_matches_scipy(directed, params):
     df = pd.concat([random_edges(400, 1500, 3),
                     pd.DataFrame({"source": np.full(60, 5), "destination": np.arange(100, 160)})])
-    G = cgc.CompressedGraph(format="cgr", directed=directed, **params).from_pandas_edgelist(df, renumber=False)
+    G = cgc.CompressedGraph(format="cgr", directed=directed, **params).from_pandas_edgelist(
+        df, renumber=False)
     G.validate()
     result = cgc.bfs(G, start=5)
     check_against_scipy(df, result, directed, 5, ids=np.arange(G.number_of_vertices()))

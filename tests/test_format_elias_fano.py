@@ -7,10 +7,9 @@ from hypothesis import given, settings, strategies as st
 
 import cugraph_compressed as cgc
 from cugraph_compressed.formats import EliasFanoLayout, LayoutInvariantError
-from cugraph_compressed.formats._bits import TAIL_WORDS, pack_fields, read_fields, stream_words
 from cugraph_compressed.formats.base import plain_csr_nbytes
-from cugraph_compressed.formats.elias_fano import (EliasFanoLists, _read_wide, _wide_fields,
-                                                   ef_bound_bits)
+from cugraph_compressed.formats.bits import TAIL_WORDS, read_fields, stream_words
+from cugraph_compressed.formats.elias_fano import EliasFanoLists, ef_bound_bits
 from cugraph_compressed.generators import rmat_edgelist
 from graphs import check_against_scipy, random_edges
 
@@ -31,7 +30,8 @@ def codec(lists, **params):
 def pointer_overhead(degrees, k):
     """Upper bound on the forward-pointer bits: (n - 1) // k pointers of bit_length(2n) bits."""
     degrees = np.asarray(degrees, np.int64)
-    return int(np.sum(np.where(degrees > 0, (degrees - 1) // k, 0) * (np.log2(2 * np.maximum(degrees, 1)) + 1)))
+    return int(np.sum(np.where(degrees > 0, (degrees - 1) // k, 0)
+                      * (np.log2(2 * np.maximum(degrees, 1)) + 1)))
 
 
 def check_everything(layout, src, dst, n, rng):
@@ -57,7 +57,8 @@ def check_everything(layout, src, dst, n, rng):
     for v in range(n):  # a range of every list, starting mid-list
         begin = int(rng.integers(0, degrees[v] + 1))
         end = int(rng.integers(begin, degrees[v] + 1))
-        assert np.array_equal(layout.decode_range(v, begin, end), dst[first[v] + begin:first[v] + end])
+        assert np.array_equal(layout.decode_range(v, begin, end),
+                              dst[first[v] + begin:first[v] + end])
 
 
 def random_lists(rng, count, shape):
@@ -68,15 +69,17 @@ def random_lists(rng, count, shape):
         pairs = np.stack(np.nonzero(rng.random((count, count)) < 0.8), axis=1)
     else:  # "hubs": a few vertices adjacent to many, the rest sparse
         hubs = rng.integers(0, count, 3)
-        pairs = np.concatenate([np.stack([rng.choice(hubs, 6 * count), rng.integers(0, count, 6 * count)], 1),
+        pairs = np.concatenate([np.stack([rng.choice(hubs, 6 * count),
+                                          rng.integers(0, count, 6 * count)], 1),
                                 rng.integers(0, count, (count, 2))])
     pairs = np.unique(pairs.reshape(-1, 2), axis=0)
     return pairs[:, 0].astype(np.int64), pairs[:, 1].astype(np.int64)
 
 
 @settings(max_examples=2000, deadline=None)
-@given(st.integers(0, 30), st.sampled_from(["uniform", "dense", "hubs"]), st.sampled_from([1, 2, 3, 7, 512]),
-       st.sampled_from([1, 2, 4, 64]), st.integers(0, 2**32 - 1))
+@given(st.integers(0, 30), st.sampled_from(["uniform", "dense", "hubs"]),
+       st.sampled_from([1, 2, 3, 7, 512]), st.sampled_from([1, 2, 4, 64]),
+       st.integers(0, 2**32 - 1))
 def test_round_trip(n, shape, k, block_size, seed):
     rng = np.random.default_rng(seed)
     src, dst = random_lists(rng, n, shape) if n else (np.zeros(0, np.int64), np.zeros(0, np.int64))
@@ -185,7 +188,8 @@ def test_u_zero_lists_between_others():
 @pytest.mark.parametrize("width", range(1, 33))
 def test_every_low_width(width):
     top = 2**width - 1
-    lists_ = [[top], [top >> 1, top], [0, top], list(range(top - 3, top + 1)) if top >= 3 else [top]]
+    lists_ = [[top], [top >> 1, top], [0, top],
+              list(range(top - 3, top + 1)) if top >= 3 else [top]]
     coded = codec(lists_, k=2)
     coded.validate()
     assert coded._lists([0])["l"].tolist() == [width]
@@ -219,7 +223,8 @@ def record_bits(layout):
     blocks = layout.arrays["blocks"]
     L, B = layout.num_vertices, layout.params["block_size"]
     w = blocks[-1, 3]
-    return int(blocks[-1, 2]) + (L + 1 - (blocks.shape[0] - 1) * B) * int((w & 0xFF) + ((w >> 8) & 0xFF) + ((w >> 16) & 0xFF))
+    return int(blocks[-1, 2]) + (L + 1 - (blocks.shape[0] - 1) * B) * int(
+        (w & 0xFF) + ((w >> 8) & 0xFF) + ((w >> 16) & 0xFF))
 
 
 @pytest.mark.parametrize("block_size", [1, 4, 64])
@@ -233,25 +238,14 @@ def test_garbage_in_tail_padding_changes_nothing(block_size):
     layout.validate()
     for a, b in zip(before, layout.to_coo()):
         assert np.array_equal(a, b)
-    assert ranges == [layout.decode_range(v, 1, 4).tolist() for v in range(60) if layout.degrees()[v] >= 4]
+    assert ranges == [layout.decode_range(v, 1, 4).tolist() for v in range(60)
+                      if layout.degrees()[v] >= 4]
 
 
 def test_self_loops():
     layout = encode([0, 1, 1, 2], [0, 1, 2, 2], 3)
     layout.validate()
     assert layout.to_coo()[1].tolist() == [0, 1, 2, 2]
-
-
-def test_wide_record_fields_round_trip():
-    # Offsets within a row wider than 32 bits need lists of 2**32 bits; test the field helpers.
-    widths = np.arange(0, 65, dtype=np.int64)
-    vals = np.array([(2**int(w) - 1) if w else 0 for w in widths], dtype=np.uint64)
-    positions = np.concatenate([[0], np.cumsum(widths)[:-1]]).astype(np.int64) + 5
-    parts = _wide_fields(vals, positions, widths, np)
-    words = pack_fields(np.concatenate([p[0] for p in parts]).astype(np.uint64),
-                        np.concatenate([p[1] for p in parts]), int(positions[-1] + widths[-1]))
-    got = _read_wide(words, positions, widths).astype(np.uint64)
-    assert np.array_equal(got, vals)
 
 
 # -- input checks -----------------------------------------------------------------------------
@@ -270,7 +264,8 @@ def test_encoder_rejects_bad_input(src, dst, n, message):
 
 
 def test_codec_rejects_values_past_32_bits():
-    with pytest.raises(ValueError, match=r"list 1 holds value 4294967296, outside \[0, 2\*\*32 - 1\]"):
+    with pytest.raises(ValueError,
+                       match=r"list 1 holds value 4294967296, outside \[0, 2\*\*32 - 1\]"):
         codec([[1], [2**32]])
 
 
@@ -377,7 +372,8 @@ def write_field(words, position, width, value):
     for i in range(width):
         bit = position + i
         word, shift = bit // 32, bit % 32
-        words[word] = (words[word] & ~np.uint32(1 << shift)) | np.uint32(((value >> i) & 1) << shift)
+        words[word] = ((words[word] & ~np.uint32(1 << shift))
+                       | np.uint32(((value >> i) & 1) << shift))
 
 
 def record_fields(layout, e):
@@ -401,7 +397,8 @@ def base_layout():
 
 def flip_upper_zero(a, layout):
     info = list_info(layout, 0)
-    bits = [int(read_fields(a["data"], np.array([p]), np.array([1]))[0]) for p in range(info["up"], info["end"])]
+    bits = [int(read_fields(a["data"], np.array([p]), np.array([1]))[0])
+            for p in range(info["up"], info["end"])]
     write_field(a["data"], info["up"] + bits.index(0), 1, 1)
 
 
@@ -471,7 +468,8 @@ def test_invariant_6_wrong_l_with_consistent_bits():
     _, _, (at, wl) = record_fields(layout, 0)
     assert int(read_fields(layout.arrays["records"], np.array([at]), np.array([wl]))[0]) == 2
     write_field(layout.arrays["records"], at, wl, 1)
-    with pytest.raises(LayoutInvariantError, match="ef invariant 6 broken: list 0 of 1 values with u=6 stores l=1, expected 2"):
+    with pytest.raises(LayoutInvariantError, match="ef invariant 6 broken: list 0 of 1 values "
+                                                   "with u=6 stores l=1, expected 2"):
         layout.validate()
 
 
@@ -482,7 +480,8 @@ def test_invariant_8_lists_not_increasing(lows):
     assert info["l"] == 1
     write_field(layout.arrays["data"], info["lo"], 1, lows[0])
     write_field(layout.arrays["data"], info["lo"] + 1, 1, lows[1])
-    with pytest.raises(LayoutInvariantError, match="ef invariant 8 broken: list 0 is not strictly increasing"):
+    with pytest.raises(LayoutInvariantError,
+                       match="ef invariant 8 broken: list 0 is not strictly increasing"):
         layout.validate()
 
 
@@ -490,7 +489,8 @@ def test_invariant_9_value_bound():
     layout = encode([0, 0], [2, 4], 5)  # l = 1; setting the last low bit makes 5 >= 5
     info = list_info(layout, 0)
     write_field(layout.arrays["data"], info["lo"] + 1, 1, 1)
-    with pytest.raises(LayoutInvariantError, match="ef invariant 9 broken: list 0 holds value 5, not below 5"):
+    with pytest.raises(LayoutInvariantError,
+                       match="ef invariant 9 broken: list 0 holds value 5, not below 5"):
         layout.validate()
 
 
@@ -519,7 +519,9 @@ def test_bfs_renumbered_with_small_k():
 
 
 def test_weights_follow_the_edges():
-    df = pd.DataFrame({"source": [2, 0, 0, 1], "destination": [0, 2, 1, 2], "weight": [1.0, 2.0, 3.0, 4.0]})
-    G = cgc.CompressedGraph(directed=True, format="ef").from_pandas_edgelist(df, renumber=False, weight="weight")
+    df = pd.DataFrame({"source": [2, 0, 0, 1], "destination": [0, 2, 1, 2],
+                       "weight": [1.0, 2.0, 3.0, 4.0]})
+    G = cgc.CompressedGraph(directed=True, format="ef").from_pandas_edgelist(df, renumber=False,
+                                                                             weight="weight")
     out = G.view_edge_list().sort_values(["source", "destination"]).reset_index(drop=True)
     assert out["weight"].tolist() == [3.0, 2.0, 4.0, 1.0]

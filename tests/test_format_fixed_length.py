@@ -11,7 +11,7 @@ from hypothesis import given, settings, strategies as st
 import cugraph_compressed as cgc
 from cugraph_compressed.formats import FixedLengthLayout, LayoutInvariantError
 from cugraph_compressed.formats import fixed_length as fl
-from cugraph_compressed.formats._bits import TAIL_WORDS, stream_words
+from cugraph_compressed.formats.bits import TAIL_WORDS, stream_words
 from cugraph_compressed.formats.base import plain_csr_nbytes
 from graphs import check_against_scipy, random_edges
 
@@ -45,8 +45,8 @@ def with_garbage(words, total_bits, rng):
 def random_values(rng, size, bits, extremes):
     """``size`` values below ``2**bits`` (uint64); with ``extremes``, 0 and ``2**bits - 1``
     are planted so the widest value of the width is exercised."""
-    values = rng.integers(0, 2**63, size, dtype=np.uint64) >> np.uint64(max(63 - bits, 0)) if bits else \
-        np.zeros(size, np.uint64)
+    values = (rng.integers(0, 2**63, size, dtype=np.uint64) >> np.uint64(max(63 - bits, 0))
+              if bits else np.zeros(size, np.uint64))
     if bits == 64:
         values = (values << np.uint64(1)) | rng.integers(0, 2, size, dtype=np.uint64)
     if extremes and size:
@@ -112,13 +112,15 @@ def test_round_trip(shape, data):
         subset = rng.integers(0, n, rng.integers(0, 2 * min(n, 40)))
         o, nb, pos = layout.decode_lists(subset)
         assert np.array_equal(subset[o], src[pos]) and np.array_equal(nb, dst[pos])
-        assert np.array_equal(pos, np.concatenate([np.arange(offsets[v], offsets[v + 1]) for v in subset] or
-                                                  [np.zeros(0, np.int64)]))
-    for v in np.unique(np.concatenate([src, [0, n - 1]])) if n else []:  # every list, from the middle
+        assert np.array_equal(pos, np.concatenate(
+            [np.arange(offsets[v], offsets[v + 1]) for v in subset] or [np.zeros(0, np.int64)]))
+    # every list, from the middle
+    for v in np.unique(np.concatenate([src, [0, n - 1]])) if n else []:
         d = degrees[v]
         begin = int(rng.integers(0, d + 1))
         end = int(rng.integers(begin, d + 2))
-        assert layout.decode_range(v, begin, end).tolist() == dst[offsets[v] + begin:offsets[v] + min(end, d)].tolist()
+        assert (layout.decode_range(v, begin, end).tolist()
+                == dst[offsets[v] + begin:offsets[v] + min(end, d)].tolist())
     # Garbage after the last field of either stream changes nothing.
     arrays = layout.arrays
     arrays["offsets"] = with_garbage(arrays["offsets"], (n + 1) * layout.offset_width, rng)
@@ -143,7 +145,8 @@ def test_fixed_width_array_matches_independent_packer(width, size, extremes, see
 
 
 @settings(max_examples=500, deadline=None)
-@given(st.integers(0, 64), st.integers(0, 5000), st.sampled_from([1, 3, 2048]), st.integers(0, 2**32 - 1))
+@given(st.integers(0, 64), st.integers(0, 5000), st.sampled_from([1, 3, 2048]),
+       st.integers(0, 2**32 - 1))
 def test_read_range_decodes_any_run(width, size, rows, seed):
     """The host's run decoder (32 fields per row, ``rows`` rows per pass) from any start."""
     rng = np.random.default_rng(seed)
@@ -172,7 +175,8 @@ def test_list_codec_round_trip_any_values(lengths, bits, extremes, seed):
     codec = fl.FixedWidthLists.encode(owner, values, len(lists), np)
     assert codec.index_width == fl.auto_width(int(values.max()).bit_length() if values.size else 0)
     o, got, pos = codec.decode(np.arange(len(lists)))
-    assert np.array_equal(o, owner) and np.array_equal(got, values) and np.array_equal(pos, np.arange(values.size))
+    assert (np.array_equal(o, owner) and np.array_equal(got, values)
+            and np.array_equal(pos, np.arange(values.size)))
     for i, values_i in enumerate(lists):
         begin = int(rng.integers(0, len(values_i) + 1))
         end = int(rng.integers(begin, len(values_i) + 2))
@@ -236,11 +240,13 @@ def test_check_params_defaults():
 def test_every_width_through_the_layout(width):
     """Widths 1..64 given explicitly, with the largest value of that width stored."""
     n = 2**min(width, 12)  # keep num_vertices small: the codec carries the wide values
-    layout = encode([0, 0, 1], [0, n - 1, n // 2], n, index_width=width, offset_width=width if width >= 2 else None)
+    layout = encode([0, 0, 1], [0, n - 1, n // 2], n, index_width=width,
+                    offset_width=width if width >= 2 else None)
     layout.validate()
     assert layout.to_coo()[1].tolist() == [0, n - 1, n // 2]
     top = 2**width - 1
-    codec = fl.FixedWidthLists.encode(np.array([0, 0, 1]), np.array([0, top, top], np.uint64), 2, np)
+    codec = fl.FixedWidthLists.encode(np.array([0, 0, 1]), np.array([0, top, top], np.uint64), 2,
+                                      np)
     assert codec.index_width == fl.auto_width(width)
     assert codec.decode(np.array([1, 0]))[1].astype(np.uint64).tolist() == [top, 0, top]
 
@@ -282,7 +288,8 @@ def test_empty_graph():
     layout.validate()
     assert (layout.offset_width, layout.index_width) == (0, 0)
     assert layout.nbytes == 4 * 2 * TAIL_WORDS
-    assert layout.nbytes == FixedLengthLayout.estimate_nbytes(np.array([], np.int64), np.array([], np.int64), 0, np)
+    assert layout.nbytes == FixedLengthLayout.estimate_nbytes(np.array([], np.int64),
+                                                              np.array([], np.int64), 0, np)
     assert all(a.size == 0 for a in layout.to_coo())
     assert layout.degrees().size == 0
     with pytest.raises(ValueError, match=r"list 0 is outside \[0, 0\)"):
@@ -406,15 +413,16 @@ def test_validate_catches_each_broken_invariant(rule, mutate):
 
 # ---------------------------------------------------------------------------- sizes
 
-@pytest.mark.parametrize("params", [{}, dict(align_slack=0.0), dict(index_width=32, offset_width=32),
-                                    dict(align_slack=1.0)])
+@pytest.mark.parametrize("params", [{}, dict(align_slack=0.0),
+                                    dict(index_width=32, offset_width=32), dict(align_slack=1.0)])
 @pytest.mark.parametrize("kwargs", [dict(directed=True, renumber=False),
                                     dict(directed=False, renumber=True, weight="weight")])
 def test_estimate_equals_nbytes(params, kwargs):
     df = random_edges(3000, 20000, 41, weighted=True)
     kwargs = dict(kwargs)
     directed = kwargs.pop("directed")
-    G = cgc.CompressedGraph(directed=directed, format="fl", **params).from_pandas_edgelist(df, **kwargs)
+    G = cgc.CompressedGraph(directed=directed, format="fl", **params).from_pandas_edgelist(
+        df, **kwargs)
     G.validate()
     assert cgc.estimate_nbytes(df, format="fl", directed=directed, **kwargs, **params) == G.nbytes
     layout = G._layout
@@ -429,7 +437,8 @@ def test_rmat_scale_16_is_about_half_of_csr():
     G = cgc.CompressedGraph(directed=True, format="fl").from_pandas_edgelist(df, renumber=False)
     layout = G._layout
     assert layout.index_width == 16
-    assert 0.5 <= G.structure_nbytes / plain_csr_nbytes(layout.num_vertices, layout.num_edges) <= 0.52
+    assert 0.5 <= (G.structure_nbytes
+                   / plain_csr_nbytes(layout.num_vertices, layout.num_edges)) <= 0.52
     assert np.array_equal(layout.degrees(), np.bincount(
         df.drop_duplicates()["source"].to_numpy(), minlength=2**16))
 

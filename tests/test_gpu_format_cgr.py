@@ -8,6 +8,7 @@ import pytest
 
 import cugraph_compressed as cgc
 from cugraph_compressed.formats import CGRLayout, cgr
+from cugraph_compressed.formats.bits import TAIL_WORDS, read_fields
 from cugraph_compressed.generators import rmat_edgelist
 
 pytestmark = pytest.mark.gpu
@@ -24,7 +25,8 @@ def assert_same_buffers(device_layout, host_layout):
         assert isinstance(got, cp.ndarray), name
         got = cp.asnumpy(got)
         assert got.dtype == expected.dtype and got.shape == expected.shape, name
-        assert np.array_equal(got, expected), f"{name} differs first at {int(np.argmax(got != expected))}"
+        assert np.array_equal(got, expected), (f"{name} differs first at "
+                                               f"{int(np.argmax(got != expected))}")
 
 
 def unique_sorted_edges(src, dst):
@@ -62,9 +64,9 @@ def assert_decodes_to(layout, src, dst):
 
 
 def bits_at(words, start, nbits):
-    """``nbits`` bits of a host stream from bit ``start``, as 32-bit chunks (int64)."""
+    """``nbits`` bits of a host stream from bit ``start``, as 32-bit chunks (uint64)."""
     chunks = np.arange(-(-int(nbits) // 32), dtype=np.int64)
-    return cgr.read_bits(words, int(start) + 32 * chunks, np.minimum(32, int(nbits) - 32 * chunks))
+    return read_fields(words, int(start) + 32 * chunks, np.minimum(32, int(nbits) - 32 * chunks))
 
 
 def check_sampled_ranges(layout, src_d, dst_d, ranges):
@@ -77,8 +79,10 @@ def check_sampled_ranges(layout, src_d, dst_d, ranges):
     params = layout.params
     codec = CGRLayout.codec(**params)
     a_ = layout.arrays
-    first_bit = cgr.join_offsets(cp.asnumpy(a_["bit_offsets"]), cp.asnumpy(a_["bit_offsets_high"]))
-    first_edge = cgr.join_offsets(cp.asnumpy(a_["edge_offsets"]), cp.asnumpy(a_["edge_offsets_high"]))
+    first_bit = cgr.join_offsets(cp.asnumpy(a_["bit_offsets"]),
+                                 cp.asnumpy(a_["bit_offsets_high"]))
+    first_edge = cgr.join_offsets(cp.asnumpy(a_["edge_offsets"]),
+                                  cp.asnumpy(a_["edge_offsets_high"]))
     stream = a_["stream"]
     for a, b in ranges:
         keep = (src_d >= a) & (src_d < b)
@@ -88,17 +92,19 @@ def check_sampled_ranges(layout, src_d, dst_d, ranges):
         assert np.array_equal(np.diff(first_edge[a:b + 1]), np.bincount(src - a, minlength=b - a))
         assert np.array_equal(np.diff(first_bit[a:b + 1]), np.diff(bits)), (a, b)
         b0, b1 = int(first_bit[a]), int(first_bit[b])
-        w0, w1 = b0 // 32, -(-b1 // 32) + cgr.TAIL_WORDS
+        w0, w1 = b0 // 32, -(-b1 // 32) + TAIL_WORDS
         device_words = cp.asnumpy(stream[w0:w1])
-        assert np.array_equal(bits_at(device_words, b0 - 32 * w0, b1 - b0), bits_at(words, 0, b1 - b0)), (a, b)
+        assert np.array_equal(bits_at(device_words, b0 - 32 * w0, b1 - b0),
+                              bits_at(words, 0, b1 - b0)), (a, b)
 
 
 @pytest.mark.parametrize("params", PARAMS)
 def test_gpu_encoder_matches_host_scale_18(params):
     df = rmat_edgelist(18, backend="device")
-    G = cgc.CompressedGraph(format="cgr", directed=True, **params).from_cudf_edgelist(df, renumber=False)
-    H = cgc.CompressedGraph(format="cgr", directed=True, **params).from_pandas_edgelist(df.to_pandas(),
-                                                                                     renumber=False)
+    G = cgc.CompressedGraph(format="cgr", directed=True, **params).from_cudf_edgelist(
+        df, renumber=False)
+    H = cgc.CompressedGraph(format="cgr", directed=True, **params).from_pandas_edgelist(
+        df.to_pandas(), renumber=False)
     assert_same_buffers(G._layout, H._layout)
     G.validate()
     src, dst = unique_sorted_edges(df["source"].values.get(), df["destination"].values.get())
@@ -122,9 +128,10 @@ def test_gpu_weighted_graph_keeps_weights_aligned():
     import cudf
 
     df = rmat_edgelist(12, backend="device", weighted=True)
-    G = cgc.CompressedGraph(format="cgr", directed=True).from_cudf_edgelist(df, renumber=False, weight="weight")
-    H = cgc.CompressedGraph(format="cgr", directed=True).from_pandas_edgelist(df.to_pandas(), renumber=False,
-                                                                             weight="weight")
+    G = cgc.CompressedGraph(format="cgr", directed=True).from_cudf_edgelist(df, renumber=False,
+                                                                           weight="weight")
+    H = cgc.CompressedGraph(format="cgr", directed=True).from_pandas_edgelist(
+        df.to_pandas(), renumber=False, weight="weight")
     got, expected = G.view_edge_list().to_pandas(), H.view_edge_list()
     assert isinstance(G.view_edge_list(), cudf.DataFrame)
     assert got.equals(expected)

@@ -7,7 +7,7 @@ import pytest
 import cugraph_compressed as cgc
 from cugraph_compressed.formats import FixedLengthLayout
 from cugraph_compressed.formats import fixed_length as fl
-from cugraph_compressed.formats._bits import stream_words
+from cugraph_compressed.formats.bits import stream_words
 from cugraph_compressed.formats.base import plain_csr_nbytes
 from cugraph_compressed.generators import rmat_edgelist
 from graphs import bits_of, decoded_range, device_rmat_sorted, sampled_lists, scale_22_layout
@@ -16,8 +16,10 @@ pytestmark = pytest.mark.gpu
 
 
 def both_encodings(df, **params):
-    """The device graph of a cuDF frame and the host graph of the same frame, directed, ids as given."""
-    device = cgc.CompressedGraph(format="fl", directed=True, **params).from_cudf_edgelist(df, renumber=False)
+    """The device graph of a cuDF frame and the host graph of the same frame, directed, ids as
+    given."""
+    device = cgc.CompressedGraph(format="fl", directed=True, **params).from_cudf_edgelist(
+        df, renumber=False)
     host = cgc.CompressedGraph(format="fl", directed=True, **params).from_pandas_edgelist(
         df.to_pandas(), renumber=False)
     return device, host
@@ -39,7 +41,8 @@ def test_scale_18_bit_identical_to_host(params):
         assert d.arrays[name].dtype == np.uint32
         assert np.array_equal(d.arrays[name].get(), h.arrays[name]), name
     assert device.nbytes == host.nbytes
-    assert cgc.estimate_nbytes(df, format="fl", directed=True, renumber=False, **params) == device.nbytes
+    assert (cgc.estimate_nbytes(df, format="fl", directed=True, renumber=False, **params)
+            == device.nbytes)
     device.validate()  # on the CuPy buffers
     owner, nbrs, positions = d.to_coo()
     assert isinstance(nbrs, cp.ndarray)
@@ -73,12 +76,14 @@ def test_scale_22_sampled_ranges():
         # per-vertex entries: the offsets of a .. b
         expected = before + np.concatenate([[0], np.cumsum(np.bincount(src - a, minlength=b - a))])
         assert np.array_equal(offsets[a:b + 1], expected), (a, b)
-        assert np.array_equal(bits_of(offset_words, a * L.offset_width, (b - a + 1) * L.offset_width),
-                              fl.pack_fixed(expected, L.offset_width, np)), (a, b)
+        assert np.array_equal(
+            bits_of(offset_words, a * L.offset_width, (b - a + 1) * L.offset_width),
+            fl.pack_fixed(expected, L.offset_width, np)), (a, b)
         # the lists' bits
         start, stop = int(expected[0]), int(expected[-1])
-        assert np.array_equal(bits_of(index_words, start * L.index_width, (stop - start) * L.index_width),
-                              fl.pack_fixed(dst, L.index_width, np)), (a, b)
+        assert np.array_equal(
+            bits_of(index_words, start * L.index_width, (stop - start) * L.index_width),
+            fl.pack_fixed(dst, L.index_width, np)), (a, b)
         assert np.array_equal(decoded_range(L, a, b, stop - start), dst), (a, b)
 
     # GPU decode-back of everything equals the sorted, deduplicated input
@@ -106,20 +111,23 @@ def test_device_codec_matches_host_at_every_width(width):
 
     rng = np.random.default_rng(width or 0)
     top = 2**63 - 1 if width is None else min(2**width, 2**63) - 1
-    values = np.unique(np.concatenate([rng.integers(0, top, 200, dtype=np.int64, endpoint=True), [0, top]]))
+    values = np.unique(np.concatenate([rng.integers(0, top, 200, dtype=np.int64, endpoint=True),
+                                       [0, top]]))
     owner = np.sort(rng.integers(0, 7, values.size))
     order = np.lexsort((values, owner))
     owner, values = owner[order], values[order]
     keep = np.concatenate([[True], (owner[1:] != owner[:-1]) | (values[1:] != values[:-1])])
     owner, values = owner[keep], values[keep]
     host = fl.FixedWidthLists.encode(owner, values, 9, np, index_width=width)
-    device = fl.FixedWidthLists.encode(cp.asarray(owner), cp.asarray(values), 9, cp, index_width=width)
+    device = fl.FixedWidthLists.encode(cp.asarray(owner), cp.asarray(values), 9, cp,
+                                       index_width=width)
     assert (device.offset_width, device.index_width) == (host.offset_width, host.index_width)
     for name in ("offsets", "indices"):
         assert np.array_equal(device.arrays[name].get(), host.arrays[name]), name
     o, v, p = device.decode(cp.arange(9))
     assert np.array_equal(o.get(), owner) and np.array_equal(v.get(), values)
-    assert np.array_equal(device.decode_range(int(owner[0]), 1, 4).get(), host.decode_range(int(owner[0]), 1, 4))
+    assert np.array_equal(device.decode_range(int(owner[0]), 1, 4).get(),
+                          host.decode_range(int(owner[0]), 1, 4))
 
 
 @pytest.mark.parametrize("src, dst, match", [
@@ -131,7 +139,8 @@ def test_device_encoder_rejects_bad_input(src, dst, match):
     import cupy as cp
 
     with pytest.raises(ValueError, match=match):
-        FixedLengthLayout.encode(cp.asarray(src, dtype=cp.int32), cp.asarray(dst, dtype=cp.int32), 3, cp)
+        FixedLengthLayout.encode(cp.asarray(src, dtype=cp.int32), cp.asarray(dst, dtype=cp.int32),
+                                 3, cp)
 
 
 def test_device_empty_and_tiny_graphs():

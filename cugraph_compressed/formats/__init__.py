@@ -2,7 +2,7 @@
 
 ``FORMATS`` maps each format name accepted by ``CompressedGraph(format=...)`` to its class.
 """
-from . import _bits  # noqa: F401  (registers the bit-stream kernels)
+from . import bits  # noqa: F401  (registers the bit-stream kernels)
 from .base import Layout, LayoutInvariantError
 from .cgr import CGRLayout
 from .csr import CSRLayout
@@ -17,7 +17,8 @@ def layout_class(name: str):
     try:
         return FORMATS[name]
     except (KeyError, TypeError):
-        raise ValueError(f"format={name!r} is not a known layout; choose one of {sorted(FORMATS)}") from None
+        raise ValueError(f"format={name!r} is not a known layout; choose one of "
+                         f"{sorted(FORMATS)}") from None
 
 
 __all__ = ["FORMATS", "Layout", "LayoutInvariantError", "CSRLayout", "EliasFanoLayout", "CGRLayout",

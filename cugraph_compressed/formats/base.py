@@ -29,6 +29,12 @@ class LayoutInvariantError(ValueError):
     """A layout's buffers break one of the invariants its module documents."""
 
 
+def invariant_error(layout: str, rule, detail: str) -> LayoutInvariantError:
+    """The error for broken invariant ``rule`` (its number in the module docstring of the
+    layout named ``layout``): ``"<layout> invariant <rule> broken: <detail>"``."""
+    return LayoutInvariantError(f"{layout} invariant {rule} broken: {detail}")
+
+
 class Layout:
     """Base class of the graph layouts; see :mod:`cugraph_compressed.formats`."""
 

@@ -12,24 +12,10 @@ a residual below one of its interval edges.
 
 Codes
 -----
-``code(x)`` writes an integer ``x >= 0`` as the zeta-k code of ``y = x + 1`` (every code here
-must hold 0, so 1 is added on writing and removed on reading); ``code="gamma"`` is zeta-1,
-which is exactly Elias gamma.  With ``L`` the bit length of ``y``, ``h = (L - 1) // k``
-(so ``2**(h*k) <= y < 2**((h+1)*k)``), ``s = (h + 1) * k``, ``t = 2**(h*k)`` and ``r = y - t``:
-
-* ``h`` zero bits, then a one bit (``h + 1`` in unary);
-* if ``r < t``: ``r`` in ``s - 1`` bits; otherwise, with ``c = r + t``: ``c >> 1`` in ``s - 1``
-  bits, then the bit ``c & 1``.
-
-This is Boldi and Vigna's zeta-k code (unary ``h + 1``, then the minimal binary code of ``r``
-in ``[0, 2**s - t)``) laid out for a stream read least significant bit first: a reader takes
-``s - 1`` bits, compares them with ``t`` and only then decides whether one more bit belongs to
-the code.  Lengths are those of zeta-k: ``h + s + (r >= t)``; gamma takes ``2 * L - 1`` bits.
-Codable values: ``0 <= x <= MAX_VALUE = 2**33 - 2`` (a zig-zagged first gap reaches it), so a
-code is at most 65 bits (gamma) or 44 bits (zeta-3: ``h <= 10``, ``s <= 33``).  Writers cut a
-code into fields of at most 32 bits for the shared packers: the unary zeros are not written
-(streams start zeroed); the value ``(payload << 1) | 1`` goes at bit ``p + h`` as its low 32
-bits there and its remaining bits at ``p + h + 32``.
+``code(x)`` is the zeta-k code of ``x + 1`` (``code="gamma"`` is zeta-1, Elias gamma) and
+``zigzag`` maps signed differences to non-negative ones, both as
+:mod:`~cugraph_compressed.formats.bits` defines them (codable values ``0 <= x <= 2**33 - 2``,
+at most 65 bits a code).
 
 Gaps (``v`` is the list's vertex id, its *reference*)
 -----------------------------------------------------
@@ -57,7 +43,7 @@ Buffers
     whatever the graph's size; a GPU reader binary-searches the few high entries.
 ``stream`` (uint32)
     The lists one after the other with no gap, in the bit order of
-    :mod:`~cugraph_compressed.formats._bits` (bit ``i`` is bit ``i % 32`` of word ``i // 32``,
+    :mod:`~cugraph_compressed.formats.bits` (bit ``i`` is bit ``i % 32`` of word ``i // 32``,
     fields least significant bit first), ``ceil(total_bits / 32)`` data words and
     ``TAIL_WORDS`` (2) words of tail padding, so the 64-bit window at any data position is
     inside the buffer.  Bits past ``total_bits`` are written as zeros and never read for
@@ -117,172 +103,31 @@ running past its list is reported (as 6) before the intervals are walked.
    residuals), so re-encoding the decoded lists writes the same bits: host and GPU encoders
    agree bit for bit.
 
-Code layout: :class:`CGRCodec` encodes and decodes any sorted lists of values below 2**32 with
+Code layout: :class:`CGRLists` encodes and decodes any sorted lists of values below 2**32 with
 any reference ids below 2**32 (independent of ``num_vertices``); :class:`CGRLayout` is a thin
 wrapper whose references are the vertex ids.  One array-code encoder serves NumPy (the host
-reference, packed by ``_bits.pack_fields``) and CuPy (the GPU encoder, packed by
-``_bits.pack_fields_device``, no host round trip); the decoders are vectorized NumPy that run
+reference, packed by ``bits.pack_fields``) and CuPy (the GPU encoder, packed by
+``bits.pack_fields_device``, no host round trip); the decoders are vectorized NumPy that run
 in lock step over lists (intervals: as many passes as the most intervals of one list) and
 segments (``segment_size`` passes).
 """
 from __future__ import annotations
 
-import sys
 from numbers import Integral
 
 import numpy as np
 
-from . import _bits
-from ._bits import TAIL_WORDS, bit_length, stream_words
-from .base import Layout, LayoutInvariantError, ragged_positions
+from .bits import (BitReader, bit_length, code_fields, code_length, pack_fields,
+                   pack_fields_device, read_codes, read_fields, split_fields, stream_words,
+                   unzigzag, zigzag)
+from .base import Layout, invariant_error, ragged_positions
 from .._backend import to_host
 
-MAX_VALUE = 2**33 - 2          # largest x that code(x) holds
 MAX_ID = 2**32 - 1             # list values and references
 MAX_ZETA_K = 16
 TABLE_WIDTH_BITS = 6
 CHUNK_EDGES = 1 << 25          # edges per encoder chunk (whole lists): bounds its temporaries
 _LOW32 = 0xFFFFFFFF
-
-
-def _fail(rule, detail):
-    raise LayoutInvariantError(f"cgr invariant {rule} broken: {detail}")
-
-
-# ------------------------------------------------------------------------------------ codes
-
-def code_parts(x, k, xp=np):
-    """For values ``x >= 0`` (int64 array, at most ``MAX_VALUE``): ``(h, payload_bits, payload)``
-    of ``code(x)``, each int64.  The code is ``h`` zeros, a one, then ``payload_bits`` bits
-    holding ``payload``; its length is ``h + 1 + payload_bits``."""
-    y = x + 1
-    h = (bit_length(y, xp) - 1) // k
-    s = (h + 1) * k
-    t = xp.left_shift(1, h * k)
-    r = y - t
-    long = r >= t
-    c = r + t
-    payload = xp.where(long, (c >> 1) | ((c & 1) << (s - 1)), r)
-    return h, s - 1 + long, payload
-
-
-def code_length(x, k, xp=np):
-    """Bits of ``code(x)`` for each value of ``x`` (int64)."""
-    y = x + 1
-    h = (bit_length(y, xp) - 1) // k
-    s = (h + 1) * k
-    t = xp.left_shift(1, h * k)
-    return h + s + (y - t >= t)
-
-
-def code_fields(x, positions, k, xp=np):
-    """The fields (uint32 values, int64 positions) that write ``code(x[i])`` at bit
-    ``positions[i]``: at most two per code, fields of value 0 left out."""
-    h, bits, payload = code_parts(x, k, xp)
-    return split_fields((payload << 1) | 1, positions + h, xp)
-
-
-def split_fields(values, positions, xp=np):
-    """Fields of at most 32 bits for non-negative int64 ``values`` (below 2**64) at
-    ``positions``: the low 32 bits there, the rest 32 bits further, zero fields left out."""
-    high = values >> 32
-    keep = high != 0
-    out_values = xp.concatenate([(values & _LOW32), high[keep]]).astype(np.uint32)
-    out_positions = xp.concatenate([positions, positions[keep] + 32])
-    return out_values, out_positions
-
-
-class BitReader:
-    """Host reads of a stream: the 64-bit window at any bit position from one gather, through
-    an overlapping view of the words (word ``w`` and ``w + 1`` as one little-endian uint64)."""
-
-    def __init__(self, words):
-        words = np.ascontiguousarray(to_host(words), dtype=np.uint32)
-        self.words = words
-        self.last = max(int(words.size) - TAIL_WORDS, 0) * 32   # first bit past the data words
-        if sys.byteorder == "little" and words.size >= 2:
-            self.pairs = np.ndarray(shape=(words.size - 1,), dtype=np.uint64, buffer=words,
-                                    offset=0, strides=(4,))
-        else:
-            self.pairs = (words[:-1].astype(np.uint64)
-                          | (words[1:].astype(np.uint64) << np.uint64(32)))
-
-    def window(self, positions):
-        """The 64 bits from each position on, as uint64; at least 33 of them are data."""
-        return self.pairs[positions >> 5] >> (positions & 31).astype(np.uint64)
-
-    def bits(self, positions, widths):
-        """Fields of ``widths`` (0 .. 63, an int64 array or an int) bits at ``positions``, as
-        int64.  Positions past the data are clamped to its end (garbage, for the checks)."""
-        positions = np.minimum(np.asarray(positions, dtype=np.int64), self.last)
-        widths = np.asarray(widths, dtype=np.int64)
-        one = np.uint64(1)
-        low = self.window(positions) & ((one << np.minimum(widths, 32).astype(np.uint64)) - one)
-        out = low.astype(np.int64)
-        wide = widths > 32
-        if wide.any():
-            wide = np.broadcast_to(wide, positions.shape)
-            high_widths = np.broadcast_to(widths, positions.shape)[wide] - 32
-            high = self.window(np.minimum(positions[wide] + 32, self.last))
-            high &= (one << high_widths.astype(np.uint64)) - one
-            out[wide] |= high.astype(np.int64) << 32
-        return out
-
-    def codes(self, positions, k, limit=None):
-        """See :func:`read_codes`."""
-        last = self.last
-        safe = np.minimum(positions, last)
-        window = self.window(safe)
-        lowest = window & (~window + np.uint64(1))          # the terminating one bit, alone
-        h = bit_length(lowest) - 1                          # -1 when the window has no one bit
-        ok = (h >= 0) & (h <= 32 // k) & (positions <= last)  # y = x + 1 < 2**33
-        h = np.where(ok, h, 0)
-        s = (h + 1) * k
-        t = np.left_shift(1, h * k)
-        rest = np.minimum(safe + h + 1, last)
-        bits = self.window(rest)                            # >= 33 bits: enough when s <= 33
-        q = (bits & ((np.uint64(1) << (s - 1).astype(np.uint64)) - np.uint64(1))).astype(np.int64)
-        extra = ((bits >> (s - 1).astype(np.uint64)) & np.uint64(1)).astype(np.int64)
-        wide = s > 33
-        if wide.any():
-            q[wide] = self.bits(rest[wide], s[wide] - 1)
-            extra[wide] = self.bits(safe[wide] + h[wide] + s[wide], 1)
-        long = q >= t
-        x = np.where(long, ((q << 1) | extra) - t, q) + t - 1
-        length = h + s + long
-        ok &= x <= MAX_VALUE
-        if limit is not None:
-            ok &= positions + length <= limit
-        return x, length, ok
-
-
-def _reader(words):
-    return words if isinstance(words, BitReader) else BitReader(words)
-
-
-def read_bits(words, positions, widths):
-    """Fields of ``widths`` (0 .. 63) bits at ``positions`` of a stream (host), as int64."""
-    return _reader(words).bits(positions, widths)
-
-
-def read_codes(words, positions, k, limit=None):
-    """Decode one code at each of ``positions`` (host); ``words`` is a stream or a BitReader.
-
-    Returns ``(x, length, ok)``: the values, the code lengths and a mask of codes that are
-    well formed (unary part short enough for a value up to ``MAX_VALUE``) and, when ``limit``
-    (int64 array, the end of the data each code must stay within) is given, end inside it.
-    Reads past the stream's data are clamped to its end (the values are then garbage and
-    ``ok`` is False for them).
-    """
-    return _reader(words).codes(np.asarray(positions, dtype=np.int64), k, limit)
-
-
-def zigzag(d, xp=np):
-    return xp.where(d >= 0, 2 * d, -2 * d - 1)
-
-
-def unzigzag(z):
-    return (z >> 1) ^ -(z & 1)
 
 
 # ------------------------------------------------------------------------------- helpers
@@ -320,7 +165,7 @@ def join_offsets(low, high, indices=None):
 
 # -------------------------------------------------------------------------------- codec
 
-class CGRCodec:
+class CGRLists:
     """Encoder and decoder of sorted lists of values in ``[0, 2**32)``, each list with a
     reference id in ``[0, 2**32)`` (the vertex id in a graph), independent of any vertex count.
 
@@ -497,8 +342,8 @@ class CGRCodec:
 
         ``property_order`` is None when the decode order is the sorted order, else slot
         ``i`` (first_edge of its list + decode rank) holds the index of sorted value
-        ``property_order[i]``.  ``xp`` is NumPy (host reference, ``_bits.pack_fields``) or
-        CuPy (GPU encoder, ``_bits.pack_fields_device``); both write the same bits.  Two
+        ``property_order[i]``.  ``xp`` is NumPy (host reference, ``bits.pack_fields``) or
+        CuPy (GPU encoder, ``bits.pack_fields_device``); both write the same bits.  Two
         passes over the chunks (sizes, then bits) unless there is a single chunk.
         """
         if not checked:
@@ -523,9 +368,9 @@ class CGRCodec:
             p = plans.pop(c, None) or self._plan_chunk(owner, values, refs, c, xp)
             field_values, positions = self._fields(p, first_bit[v0:v1], xp)
             if xp is np:
-                packed = _bits.pack_fields(field_values, positions, total_bits)
+                packed = pack_fields(field_values, positions, total_bits)
             else:
-                packed = _bits.pack_fields_device(field_values, positions, total_bits)
+                packed = pack_fields_device(field_values, positions, total_bits)
             del field_values, positions
             if stream is None:
                 stream = packed
@@ -604,7 +449,7 @@ class CGRCodec:
         has_table = S >= 2
         W = np.zeros(n, dtype=np.int64)
         tabs = np.flatnonzero(has_table & ~bad)
-        W[tabs] = read_bits(words, starts[tabs] + header_bits[tabs], TABLE_WIDTH_BITS)
+        W[tabs] = read_fields(words, starts[tabs] + header_bits[tabs], TABLE_WIDTH_BITS)
         table_bits = np.where(has_table, TABLE_WIDTH_BITS + S * W, 0)
         return {"E": E, "header_bits": header_bits, "n_res": n_res, "S": S,
                 "has_table": has_table, "W": W, "table_bits": table_bits,
@@ -693,7 +538,7 @@ class CGRCodec:
                     + j * W)
         entry = np.zeros(seg_list.size, dtype=np.int64)
         t = np.flatnonzero(table)
-        entry[t] = read_bits(words, entry_at[t], W[t])
+        entry[t] = read_fields(words, entry_at[t], W[t])
         start = np.where(table, head["body"][seg_list] + entry, itv_end[seg_list])
         seg_count = np.minimum(R, n_res[which] - j * R)
         rank0 = head["E"][seg_list] + j * R
@@ -773,8 +618,10 @@ class CGRCodec:
         if wrong.any():
             v = int(np.argmax(wrong))
             if head["bad"][v]:
-                return "4", f"the header of list {v} (bit {int(starts[v])}) is not a code ending inside the list"
-            return "4", f"list {v} claims {int(head['E'][v])} interval edges but has degree {int(degrees[v])}"
+                return "4", (f"the header of list {v} (bit {int(starts[v])}) is not a code "
+                             "ending inside the list")
+            return "4", (f"list {v} claims {int(head['E'][v])} interval edges but has degree "
+                         f"{int(degrees[v])}")
         W = head["W"]
         if (head["has_table"] & (W == 0)).any():
             v = int(np.argmax(head["has_table"] & (W == 0)))
@@ -790,11 +637,14 @@ class CGRCodec:
             return "5", (f"the intervals of list {v} do not decode to lengths >= "
                          f"{self.min_len} adding up to its {int(head['E'][v])} interval edges")
         res_lists = np.flatnonzero(head["n_res"] > 0)
-        seg_list, j, sstart, count, rank0, entry = self._segment_plan(words, head, res_lists, itv_end)
-        (si, sstep, sval), seg_end, sbad = self._segments(words, seg_list, sstart, count, ends, refs)
+        seg_list, j, sstart, count, rank0, entry = self._segment_plan(words, head, res_lists,
+                                                                      itv_end)
+        (si, sstep, sval), seg_end, sbad = self._segments(words, seg_list, sstart, count, ends,
+                                                          refs)
         # 6: entries match where the intervals and the previous segments end.
         table = head["has_table"][seg_list]
-        expect = np.where(j == 0, itv_end[seg_list], np.r_[0, seg_end[:-1]]) - head["body"][seg_list]
+        expect = (np.where(j == 0, itv_end[seg_list], np.r_[0, seg_end[:-1]])
+                  - head["body"][seg_list])
         off = table & (entry != expect)
         if off.any():
             i = int(np.argmax(off))
@@ -869,14 +719,15 @@ class CGRLayout(Layout):
             raise TypeError(f"code must be a str, 'zeta' or 'gamma', got {code!r}")
         if code not in ("zeta", "gamma"):
             raise ValueError(f"code={code!r} is not a known code; choose 'zeta' or 'gamma'")
-        return {"min_interval_length": integer("min_interval_length", min_interval_length, 1, 2**32),
+        return {"min_interval_length": integer("min_interval_length", min_interval_length, 1,
+                                               2**32),
                 "code": code,
                 "zeta_k": integer("zeta_k", zeta_k, 1, MAX_ZETA_K),
                 "segment_size": integer("segment_size", segment_size, 1, 2**31)}
 
     @classmethod
     def codec(cls, **params):
-        return CGRCodec(**cls.check_params(**params))
+        return CGRLists(**cls.check_params(**params))
 
     @staticmethod
     def _inputs(src, dst, num_vertices, xp):
@@ -886,14 +737,14 @@ class CGRLayout(Layout):
         src = xp.asarray(src).astype(np.int64, copy=False)
         dst = xp.asarray(dst).astype(np.int64, copy=False)
         refs = xp.arange(num_vertices, dtype=np.int64)
-        CGRCodec.check_lists(src, dst, refs, xp, bound=num_vertices, what="vertex")
+        CGRLists.check_lists(src, dst, refs, xp, bound=num_vertices, what="vertex")
         return src, dst, num_vertices, refs
 
     @classmethod
     def encode(cls, src, dst, num_vertices, xp, **params):
         params = cls.check_params(**params)
         src, dst, n, refs = cls._inputs(src, dst, num_vertices, xp)
-        stream, first_bit, order = CGRCodec(**params).encode(src, dst, refs, xp, checked=True)
+        stream, first_bit, order = CGRLists(**params).encode(src, dst, refs, xp, checked=True)
         counts = xp.bincount(src, minlength=n) if src.size else xp.zeros(n, dtype=np.int64)
         first_edge = _exclusive_cumsum(counts, xp)
         edge_low, edge_high = split_offsets(first_edge, xp)
@@ -909,7 +760,7 @@ class CGRLayout(Layout):
         """Exact ``nbytes`` of the encoding: the interval analysis and code lengths, no packing."""
         params = cls.check_params(**params)
         src, dst, n, refs = cls._inputs(src, dst, num_vertices, xp)
-        total_bits = CGRCodec(**params).total_bits(src, dst, refs, xp)
+        total_bits = CGRLists(**params).total_bits(src, dst, refs, xp)
         m = int(src.size)
         return 8 * (n + 1) + 8 * (m >> 32) + 8 * (total_bits >> 32) + 4 * stream_words(total_bits)
 
@@ -927,7 +778,7 @@ class CGRLayout(Layout):
         return self.xp.asarray(np.diff(first_edge))
 
     def _codec(self):
-        return CGRCodec(**self.params)
+        return CGRLists(**self.params)
 
     def decode_lists(self, vertices):
         xp = self.xp
@@ -970,8 +821,10 @@ class CGRLayout(Layout):
 
     def view_words(self, address):
         a, codec = self.arrays, self._codec()
-        return [address(a["edge_offsets"]), address(a["edge_offsets_high"]), a["edge_offsets_high"].size,
-                address(a["bit_offsets"]), address(a["bit_offsets_high"]), a["bit_offsets_high"].size,
+        return [address(a["edge_offsets"]), address(a["edge_offsets_high"]),
+                a["edge_offsets_high"].size,
+                address(a["bit_offsets"]), address(a["bit_offsets_high"]),
+                a["bit_offsets_high"].size,
                 address(a["stream"]), codec.k, codec.min_len, codec.seg]
 
     # -- invariants ---------------------------------------------------------------------------
@@ -979,48 +832,53 @@ class CGRLayout(Layout):
         n, m = self.num_vertices, self.num_edges
         a = self.arrays
         host = {}
-        for name in ("edge_offsets", "bit_offsets", "edge_offsets_high", "bit_offsets_high", "stream"):
+        for name in ("edge_offsets", "bit_offsets", "edge_offsets_high", "bit_offsets_high",
+                     "stream"):
             if name not in a:
-                _fail("1", f"buffer {name} is missing")
+                raise invariant_error("cgr", "1", f"buffer {name} is missing")
             host[name] = to_host(a[name])
         for name in ("edge_offsets", "bit_offsets"):
             arr = host[name]
             if arr.ndim != 1 or arr.dtype != np.uint32 or arr.size != n + 1:
-                _fail("1", f"{name} is {arr.dtype} of shape {arr.shape}, expected uint32 of "
-                           f"{n + 1} entries")
+                raise invariant_error("cgr", "1", f"{name} is {arr.dtype} of shape {arr.shape}, "
+                                      f"expected uint32 of {n + 1} entries")
             high = host[name + "_high"]
             if high.ndim != 1 or high.dtype != np.int64:
-                _fail("1", f"{name}_high is {high.dtype} of shape {high.shape}, expected 1-D int64")
+                raise invariant_error("cgr", "1", f"{name}_high is {high.dtype} of shape "
+                                      f"{high.shape}, expected 1-D int64")
             if high.size and (high.min() < 0 or high.max() > n or (np.diff(high) < 0).any()):
-                _fail("1", f"{name}_high is not a non-decreasing array within [0, {n}]")
+                raise invariant_error("cgr", "1", f"{name}_high is not a non-decreasing array "
+                                      f"within [0, {n}]")
         first_edge = self._offsets(host, "edge_offsets")
         first_bit = self._offsets(host, "bit_offsets")
         stream = host["stream"]
         expected_words = stream_words(int(first_bit[-1]))
         if stream.ndim != 1 or stream.dtype != np.uint32 or stream.size != expected_words:
-            _fail("1", f"stream is {stream.dtype} of shape {stream.shape}, expected uint32 of "
-                       f"stream_words({int(first_bit[-1])}) = {expected_words} words")
+            raise invariant_error("cgr", "1", f"stream is {stream.dtype} of shape {stream.shape}, "
+                                  f"expected uint32 of stream_words({int(first_bit[-1])}) = "
+                                  f"{expected_words} words")
         if int(first_edge[0]) != 0 or int(first_edge[-1]) != m:
-            _fail("2", f"first_edge(0) = {int(first_edge[0])}, first_edge({n}) = "
-                       f"{int(first_edge[-1])}, expected 0 and num_edges = {m}")
+            raise invariant_error("cgr", "2", f"first_edge(0) = {int(first_edge[0])}, "
+                                  f"first_edge({n}) = {int(first_edge[-1])}, expected 0 and "
+                                  f"num_edges = {m}")
         steps = np.diff(first_edge)
         if (steps < 0).any():
             v = int(np.argmax(steps < 0))
-            _fail("2", f"first_edge decreases after vertex {v}: {int(first_edge[v])} > "
-                       f"{int(first_edge[v + 1])}")
+            raise invariant_error("cgr", "2", f"first_edge decreases after vertex {v}: "
+                                  f"{int(first_edge[v])} > {int(first_edge[v + 1])}")
         if int(first_bit[0]) != 0:
-            _fail("3", f"first_bit(0) = {int(first_bit[0])}, expected 0")
+            raise invariant_error("cgr", "3", f"first_bit(0) = {int(first_bit[0])}, expected 0")
         steps = np.diff(first_bit)
         if (steps < 0).any():
             v = int(np.argmax(steps < 0))
-            _fail("3", f"first_bit decreases after vertex {v}: {int(first_bit[v])} > "
-                       f"{int(first_bit[v + 1])}")
+            raise invariant_error("cgr", "3", f"first_bit decreases after vertex {v}: "
+                                  f"{int(first_bit[v])} > {int(first_bit[v + 1])}")
         codec = self._codec()
         degrees = np.diff(first_edge)
         refs = np.arange(n, dtype=np.int64)
         broken = codec.check(stream, first_bit[:-1], first_bit[1:], degrees, refs, n)
         if broken is not None:
-            _fail(*broken)
+            raise invariant_error("cgr", *broken)
         # 9: sorted, distinct, canonical: the decoded lists re-encode to the same bits.
         owner, value, _ = codec.decode(stream, first_bit[:-1], first_bit[1:], degrees, refs)
         order = np.lexsort((value, owner))
@@ -1029,8 +887,8 @@ class CGRLayout(Layout):
         dup = same & (value[1:] <= value[:-1])
         if dup.any():
             i = int(np.argmax(dup))
-            _fail("9", f"the list of vertex {int(owner[i])} holds {int(value[i + 1])} twice "
-                       f"(intervals and residuals overlap)")
+            raise invariant_error("cgr", "9", f"the list of vertex {int(owner[i])} holds "
+                                  f"{int(value[i + 1])} twice (intervals and residuals overlap)")
         again, again_bits, _ = codec.encode(owner, value, refs, np, checked=True)
         differs = np.flatnonzero(np.diff(again_bits) != np.diff(first_bit))
         if differs.size == 0:
@@ -1045,5 +903,6 @@ class CGRLayout(Layout):
                 differs = np.asarray([int(np.searchsorted(first_bit, bit, side="right")) - 1])
         if differs.size:
             v = int(differs[0])
-            _fail("9", f"the list of vertex {v} is not in canonical form (intervals not maximal "
-                       f"or a run of >= {codec.min_len} consecutive residuals)")
+            raise invariant_error("cgr", "9", f"the list of vertex {v} is not in canonical form "
+                                  f"(intervals not maximal or a run of >= {codec.min_len} "
+                                  "consecutive residuals)")

@@ -24,14 +24,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import Layout, LayoutInvariantError, ragged_positions
+from .base import Layout, invariant_error, ragged_positions
 
 INT32_MAX = np.iinfo(np.int32).max
 _CTYPES = {np.dtype(np.int32): "int", np.dtype(np.int64): "long long"}
-
-
-def _fail(rule: str, detail: str):
-    raise LayoutInvariantError(f"csr invariant {rule} broken: {detail}")
 
 
 class CSRLayout(Layout):
@@ -99,22 +95,26 @@ class CSRLayout(Layout):
         xp, offsets, indices = self.xp, self.offsets, self.indices
         n, m = self.num_vertices, self.num_edges
         if offsets.size != n + 1:
-            _fail("1", f"offsets has {offsets.size} entries, expected num_vertices + 1 = {n + 1}")
+            raise invariant_error("csr", "1", f"offsets has {offsets.size} entries, expected "
+                                  f"num_vertices + 1 = {n + 1}")
         if int(offsets[0]) != 0 or int(offsets[-1]) != m or indices.size != m:
-            _fail("1", f"offsets[0]={int(offsets[0])}, offsets[-1]={int(offsets[-1])}, "
-                       f"len(indices)={indices.size}, expected 0, {m}, {m}")
+            raise invariant_error("csr", "1", f"offsets[0]={int(offsets[0])}, "
+                                  f"offsets[-1]={int(offsets[-1])}, len(indices)={indices.size}, "
+                                  f"expected 0, {m}, {m}")
         steps = xp.diff(offsets)
         if steps.size and int(steps.min()) < 0:
             bad = int(xp.argmax(steps < 0))
-            _fail("2", f"offsets decreases after vertex {bad}: {int(offsets[bad])} > {int(offsets[bad + 1])}")
+            raise invariant_error("csr", "2", f"offsets decreases after vertex {bad}: "
+                                  f"{int(offsets[bad])} > {int(offsets[bad + 1])}")
         if m:
             low, high = int(indices.min()), int(indices.max())
             if low < 0 or high >= n:
-                _fail("3", f"index range [{low}, {high}] leaves [0, {n})")
+                raise invariant_error("csr", "3", f"index range [{low}, {high}] leaves [0, {n})")
             owner, nbrs, _ = self.to_coo()
             same_list = owner[1:] == owner[:-1]
             bad = same_list & (nbrs[1:] <= nbrs[:-1])
             if bool(bad.any()):
                 at = int(xp.argmax(bad))
-                _fail("4", f"list of vertex {int(owner[at])} is not strictly increasing at "
-                           f"position {at + 1 - int(offsets[int(owner[at])])}")
+                raise invariant_error("csr", "4", f"list of vertex {int(owner[at])} is not "
+                                      "strictly increasing at position "
+                                      f"{at + 1 - int(offsets[int(owner[at])])}")

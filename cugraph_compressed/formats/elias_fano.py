@@ -20,12 +20,12 @@ A list of ``n >= 1`` strictly increasing values ``x_0 < ... < x_{n-1} < 2**32`` 
 ``u = x_{n-1} + 1`` and ``l = max(0, floor(log2(u / n)))`` low bits per value (``0 <= l <= 32``;
 in integers ``l = bit_length(u // n) - 1``).  Its bits, from its data bit offset ``s`` on::
 
-    [ pointers: m fields of w_fp bits ][ lows: n fields of l bits ][ uppers: n + (x_{n-1} >> l) bits ]
+    [pointers: m fields of w_fp bits][lows: n fields of l bits][uppers: n + (x_{n-1} >> l) bits]
 
 * ``m = (n - 1) // k`` forward pointers of ``w_fp = bit_length(2n - 1)`` bits each (``m = 0``
   when ``n <= k``).  Pointer ``j`` (``1 <= j <= m``) lies at ``s + (j - 1) * w_fp`` and holds
-  ``x_{jk} >> l`` = (position of the ``jk``-th one in the uppers) ``- jk``, i.e. ``select1(jk) - jk``;
-  it fits because ``x_{n-1} >> l <= 2n - 1``.
+  ``x_{jk} >> l`` = (position of the ``jk``-th one in the uppers) ``- jk``, i.e.
+  ``select1(jk) - jk``; it fits because ``x_{n-1} >> l <= 2n - 1``.
 * lows start at ``lo = s + m * w_fp``: value ``i``'s field is ``x_i & (2**l - 1)`` at
   ``lo + i * l``.
 * uppers start at ``up = lo + n * l``: bit ``up + (x_i >> l) + i`` is set for every ``i``, every
@@ -54,7 +54,7 @@ in two levels:
     ``wb = bit_length(start[last] - start[b*B])`` (``last`` the row's last entry) and
     ``wl = bit_length(max l over the row)``.
 ``records``
-    uint32 bit stream (format of :mod:`._bits`: bit ``i`` is bit ``i % 32`` of word ``i // 32``,
+    uint32 bit stream (format of :mod:`.bits`: bit ``i`` is bit ``i % 32`` of word ``i // 32``,
     fields least significant bit first, ``TAIL_WORDS`` words of tail padding).  Entry
     ``e = b*B + j`` has a ``W = we + wb + wl``-bit record at ``R = blocks[b, 2] + j * W``:
     ``first[e] - blocks[b, 0]`` in ``we`` bits at ``R``, ``start[e] - blocks[b, 1]`` in ``wb``
@@ -115,8 +115,9 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _backend
-from ._bits import WORD_BITS, bit_length, pack_fields, read_fields, stream_words
-from .base import Layout, LayoutInvariantError, ragged_positions
+from .base import Layout, invariant_error, ragged_positions
+from .bits import (WORD_BITS, bit_length, pack_fields, pack_fields_device, read_fields,
+                   split_fields, stream_words)
 
 DEFAULT_K = 512
 DEFAULT_BLOCK_SIZE = 64
@@ -126,10 +127,6 @@ VALUE_LIMIT = 2**32  # values are below this
 _ROW_COLUMNS = 4
 
 __all__ = ["EliasFanoLayout", "EliasFanoLists", "ef_bound_bits", "check_params"]
-
-
-def _fail(rule: str, detail: str):
-    raise LayoutInvariantError(f"ef invariant {rule} broken: {detail}")
 
 
 def check_params(k=DEFAULT_K, block_size=DEFAULT_BLOCK_SIZE) -> dict:
@@ -273,32 +270,14 @@ def _pack(parts, total_bits, xp):
         values = np.concatenate([np.asarray(v, dtype=np.uint64) for v, _ in parts])
         positions = np.concatenate([np.asarray(p, dtype=np.int64) for _, p in parts])
         return pack_fields(values, positions, total_bits)
-    from ._bits import pack_fields_device
-
     words = None
     for values, positions in parts:
         if not int(values.size):
             continue
-        packed = pack_fields_device(values.astype(np.uint32), positions.astype(np.int64), total_bits)
+        packed = pack_fields_device(values.astype(np.uint32), positions.astype(np.int64),
+                                    total_bits)
         words = packed if words is None else words | packed
     return words if words is not None else xp.zeros(stream_words(total_bits), dtype=np.uint32)
-
-
-def _wide_fields(values, positions, widths, xp):
-    """Fields of up to 64 bits as (value, position) parts of at most 32 bits each."""
-    values = values.astype(np.uint64)
-    low = (values & np.uint64(0xFFFFFFFF)).astype(np.uint32)
-    high = (values >> np.uint64(32)).astype(np.uint32)
-    high_at = xp.where(widths > 32, positions + 32, positions)  # high == 0 when widths <= 32
-    return [(low, positions), (high, high_at)]
-
-
-def _read_wide(words, positions, widths, xp=np):
-    """Fields of up to 64 bits (low 32 bits at p, the rest at p + 32), as int64."""
-    low = read_fields(words, positions, xp.minimum(widths, 32), xp)
-    high_width = xp.maximum(widths - 32, 0)
-    high = read_fields(words, xp.where(high_width > 0, positions + 32, positions), high_width, xp)
-    return (low | (high << np.uint64(32))).astype(np.int64)
 
 
 # -- the codec -----------------------------------------------------------------------------------
@@ -317,7 +296,8 @@ class EliasFanoLists:
         The parameters they were coded with.
     """
 
-    def __init__(self, xp, num_lists, num_values, arrays, k=DEFAULT_K, block_size=DEFAULT_BLOCK_SIZE):
+    def __init__(self, xp, num_lists, num_values, arrays, k=DEFAULT_K,
+                 block_size=DEFAULT_BLOCK_SIZE):
         self.xp = xp
         self.num_lists = int(num_lists)
         self.num_values = int(num_values)
@@ -343,11 +323,12 @@ class EliasFanoLists:
         plan = _plan(owner, values, num_lists, xp, k, block_size)
         data = _encode_data(owner, values, plan, xp, k)
         blocks, records = _encode_entries(plan, xp, block_size)
-        return cls(xp, num_lists, int(values.size), {"blocks": blocks, "records": records, "data": data},
-                   k, block_size)
+        arrays = {"blocks": blocks, "records": records, "data": data}
+        return cls(xp, num_lists, int(values.size), arrays, k, block_size)
 
     @staticmethod
-    def estimate_nbytes(owner, values, num_lists, xp, k=DEFAULT_K, block_size=DEFAULT_BLOCK_SIZE) -> int:
+    def estimate_nbytes(owner, values, num_lists, xp, k=DEFAULT_K,
+                        block_size=DEFAULT_BLOCK_SIZE) -> int:
         """Bytes :meth:`encode` would produce for this (valid) input, computed without coding."""
         params = check_params(k, block_size)
         plan = _plan(xp.asarray(owner), xp.asarray(values), num_lists, xp, params["k"],
@@ -379,8 +360,8 @@ class EliasFanoLists:
         widths = row[:, 3]
         we, wb, wl = widths & 0xFF, (widths >> 8) & 0xFF, (widths >> 16) & 0xFF
         at = row[:, 2] + (entries - b * self.block_size) * (we + wb + wl)
-        first = row[:, 0] + _read_wide(records, at, we)
-        start = row[:, 1] + _read_wide(records, at + we, wb)
+        first = row[:, 0] + read_fields(records, at, we).astype(np.int64)
+        start = row[:, 1] + read_fields(records, at + we, wb).astype(np.int64)
         l = read_fields(records, at + we + wb, wl).astype(np.int64)
         return first, start, l
 
@@ -436,42 +417,11 @@ class EliasFanoLists:
         owner, values, positions = self._decode(self._lists(lists), data)
         return self._out(owner), self._out(values), self._out(positions)
 
-    def _scalar_list(self, i, data_blocks_records):
-        """The numbers of ``_lists`` for one list, in Python ints (no array overhead)."""
-        blocks, records, _ = data_blocks_records
-        if not 0 <= i < self.num_lists:
-            raise ValueError(f"list {i} is out of range: there are {self.num_lists} lists")
-
-        def field(position, width):
-            value = 0
-            for shift in range(0, width, 32):  # 32 bits at a time: fields are up to 64 bits
-                w = min(32, width - shift)
-                word = position + shift
-                window = int(records[word >> 5]) | (int(records[(word >> 5) + 1]) << 32)
-                value |= ((window >> (word & 31)) & ((1 << w) - 1)) << shift
-            return value
-
-        def entry(e):
-            b = e // self.block_size
-            base_first, base_start, at, widths = (int(x) for x in blocks[b])
-            we, wb, wl = widths & 0xFF, (widths >> 8) & 0xFF, (widths >> 16) & 0xFF
-            at += (e - b * self.block_size) * (we + wb + wl)
-            return base_first + field(at, we), base_start + field(at + we, wb), field(at + we + wb, wl)
-
-        first, start, l = entry(i)
-        n = entry(i + 1)[0] - first
-        m = (n - 1) // self.k if n > 0 else 0
-        w_fp = (2 * n - 1).bit_length() if m > 0 else 0
-        lo = start + m * w_fp
-        return dict(first=first, n=n, l=l, m=m, w_fp=w_fp, start=start, lo=lo, up=lo + n * l,
-                    end=entry(i + 1)[1])
-
     def decode_range(self, i: int, begin: int, end: int):
         """Values of ranks ``begin .. end - 1`` of list ``i`` (int64), decoded from the forward
         pointer at or before ``begin``: the work is O(end - begin + k), not O(n)."""
-        host = self._host()
-        data = host[2]
-        info = self._scalar_list(int(i), host)
+        _, _, data = self._host()
+        info = {name: int(value[0]) for name, value in self._lists([int(i)]).items()}
         n, l, k = info["n"], info["l"], self.k
         if not (isinstance(begin, (int, np.integer)) and isinstance(end, (int, np.integer))
                 and 0 <= begin <= end <= n):
@@ -481,9 +431,7 @@ class EliasFanoLists:
         up, w_fp = info["up"], info["w_fp"]
 
         def pointer(j):  # x_{jk} >> l, from the j-th forward pointer (1 <= j <= m)
-            at = info["start"] + (j - 1) * w_fp
-            window = int(data[at >> 5]) | (int(data[(at >> 5) + 1]) << 32)
-            return (window >> (at & 31)) & ((1 << w_fp) - 1)
+            return int(read_fields(data, [info["start"] + (j - 1) * w_fp], w_fp)[0])
 
         j = begin // k
         scan_from = up if j == 0 else up + pointer(j) + j * k
@@ -529,92 +477,100 @@ class EliasFanoLists:
         rows = L // B + 1
         # 1. shapes and dtypes
         if blocks.dtype != np.int64 or blocks.shape != (rows, _ROW_COLUMNS):
-            _fail("1", f"blocks is {blocks.dtype} of shape {blocks.shape}, expected int64 of "
-                       f"shape ({rows}, {_ROW_COLUMNS})")
+            raise invariant_error("ef", "1", f"blocks is {blocks.dtype} of shape {blocks.shape}, "
+                                  f"expected int64 of shape ({rows}, {_ROW_COLUMNS})")
         for name, array in (("records", records), ("data", data)):
             if array.dtype != np.uint32 or array.ndim != 1:
-                _fail("1", f"{name} is {array.dtype} with {array.ndim} dimensions, expected 1-D uint32")
+                raise invariant_error("ef", "1", f"{name} is {array.dtype} with {array.ndim} "
+                                      "dimensions, expected 1-D uint32")
         # 2. rows
         if np.any(blocks[0, :3] != 0):
-            _fail("2", f"row 0 starts at {blocks[0, :3].tolist()}, expected [0, 0, 0]")
+            raise invariant_error("ef", "2", f"row 0 starts at {blocks[0, :3].tolist()}, expected "
+                                  "[0, 0, 0]")
         widths = blocks[:, 3]
         we, wb, wl = widths & 0xFF, (widths >> 8) & 0xFF, (widths >> 16) & 0xFF
         bad = ((widths >> 24) != 0) | (we > 64) | (wb > 64) | (wl > 6)
         if bad.any():
             b = int(np.argmax(bad))
-            _fail("2", f"row {b} has widths word {int(widths[b]):#x}: we={int(we[b])}, "
-                       f"wb={int(wb[b])} (at most 64), wl={int(wl[b])} (at most 6)")
+            raise invariant_error("ef", "2", f"row {b} has widths word {int(widths[b]):#x}: "
+                                  f"we={int(we[b])}, wb={int(wb[b])} (at most 64), "
+                                  f"wl={int(wl[b])} (at most 6)")
         width = we + wb + wl
         expected = blocks[:-1, 2] + B * width[:-1]
         if np.any(blocks[1:, 2] != expected):
             b = int(np.argmax(blocks[1:, 2] != expected)) + 1
-            _fail("2", f"row {b} records start at bit {int(blocks[b, 2])}, expected "
-                       f"{int(expected[b - 1])} (after row {b - 1})")
+            raise invariant_error("ef", "2", f"row {b} records start at bit {int(blocks[b, 2])}, "
+                                  f"expected {int(expected[b - 1])} (after row {b - 1})")
         record_bits = int(blocks[-1, 2]) + (L + 1 - (rows - 1) * B) * int(width[-1])
         if records.size != stream_words(record_bits):
-            _fail("2", f"records has {records.size} words, expected {stream_words(record_bits)} "
-                       f"for {record_bits} bits")
+            raise invariant_error("ef", "2", f"records has {records.size} words, expected "
+                                  f"{stream_words(record_bits)} for {record_bits} bits")
         # 3, 4. per-entry offsets
         entries = np.arange(L + 1, dtype=np.int64)
         first, start, l = self._entries(entries, blocks, records)
         heads = entries[::B]
         ends = (("3", "value offset", first, 0, lambda: int(first[L]) != self.num_values,
-                  lambda: f"the sentinel entry counts {int(first[L])} values, expected {self.num_values}"),
+                  lambda: f"the sentinel entry counts {int(first[L])} values, expected "
+                          f"{self.num_values}"),
                  ("4", "bit offset", start, 1, lambda: data.size != stream_words(int(start[L])),
                   lambda: f"data has {data.size} words, expected {stream_words(int(start[L]))} "
                           f"for {int(start[L])} bits"))
         for rule, name, values, column, wrong_end, end_detail in ends:
             if np.any(values[heads] != blocks[:, column]):
                 b = int(np.argmax(values[heads] != blocks[:, column]))
-                _fail(rule, f"the head record of row {b} stores {name} "
-                            f"{int(values[heads[b]] - blocks[b, column])}, expected 0")
+                raise invariant_error("ef", rule, f"the head record of row {b} stores {name} "
+                                      f"{int(values[heads[b]] - blocks[b, column])}, expected 0")
             if np.any(np.diff(values) < 0):
                 e = int(np.argmax(np.diff(values) < 0))
-                _fail(rule, f"{name} decreases from entry {e} to {e + 1}: "
-                            f"{int(values[e])} > {int(values[e + 1])}")
+                raise invariant_error("ef", rule, f"{name} decreases from entry {e} to {e + 1}: "
+                                      f"{int(values[e])} > {int(values[e + 1])}")
             if wrong_end():
-                _fail(rule, end_detail())
+                raise invariant_error("ef", rule, end_detail())
         # 5. upper regions
         info = self._lists(entries[:-1])
         n, up, end = info["n"], info["up"], info["end"]
         empty_with_bits = (n == 0) & (end != info["start"])
         if empty_with_bits.any():
             e = int(np.argmax(empty_with_bits))
-            _fail("5", f"empty list {e} has {int(end[e] - info['start'][e])} bits")
+            raise invariant_error("ef", "5", f"empty list {e} has "
+                                  f"{int(end[e] - info['start'][e])} bits")
         short = (n > 0) & (up >= end)
         if short.any():
             e = int(np.argmax(short))
-            _fail("5", f"list {e} has {int(end[e] - info['start'][e])} bits, too few for "
-                       f"{int(up[e] - info['start'][e])} bits of pointers and lows and {int(n[e])} ones")
+            raise invariant_error("ef", "5", f"list {e} has {int(end[e] - info['start'][e])} "
+                                  f"bits, too few for {int(up[e] - info['start'][e])} bits of "
+                                  f"pointers and lows and {int(n[e])} ones")
         owner, position = self._ones(data, up, end)
         ones = np.bincount(owner, minlength=L)
         if np.any(ones != n):
             e = int(np.argmax(ones != n))
-            _fail("5", f"the upper bits of list {e} hold {int(ones[e])} ones, expected {int(n[e])}")
+            raise invariant_error("ef", "5", f"the upper bits of list {e} hold {int(ones[e])} "
+                                  f"ones, expected {int(n[e])}")
         nonempty = np.flatnonzero(n > 0)
         if nonempty.size:
             last_bit = read_fields(data, end[nonempty] - 1, np.ones(nonempty.size, np.int64))
             if np.any(last_bit != 1):
                 e = int(nonempty[np.argmax(last_bit != 1)])
-                _fail("5", f"the upper bits of list {e} end with a zero bit at {int(end[e] - 1)}")
+                raise invariant_error("ef", "5", f"the upper bits of list {e} end with a zero bit "
+                                      f"at {int(end[e] - 1)}")
         # 6. l
         if int(l[L]) != 0:
-            _fail("6", f"the sentinel entry stores l={int(l[L])}, expected 0")
+            raise invariant_error("ef", "6", f"the sentinel entry stores l={int(l[L])}, expected 0")
         ls = info["l"]
         if np.any((n == 0) & (ls != 0)):
             e = int(np.argmax((n == 0) & (ls != 0)))
-            _fail("6", f"empty list {e} stores l={int(ls[e])}, expected 0")
+            raise invariant_error("ef", "6", f"empty list {e} stores l={int(ls[e])}, expected 0")
         big = (n > 0) & (ls > 32)
         if big.any():
             e = int(np.argmax(big))
-            _fail("6", f"list {e} stores l={int(ls[e])}, more than 32")
+            raise invariant_error("ef", "6", f"list {e} stores l={int(ls[e])}, more than 32")
         last = np.where(n > 0, self._last_values(info, data), 0)
         u = np.where(n > 0, last + 1, 0)
         expected_l = np.where(n > 0, np.maximum(bit_length(u // np.maximum(n, 1), np) - 1, 0), 0)
         if np.any(ls != expected_l):
             e = int(np.argmax(ls != expected_l))
-            _fail("6", f"list {e} of {int(n[e])} values with u={int(u[e])} stores l={int(ls[e])}, "
-                       f"expected {int(expected_l[e])}")
+            raise invariant_error("ef", "6", f"list {e} of {int(n[e])} values with u={int(u[e])} "
+                                  f"stores l={int(ls[e])}, expected {int(expected_l[e])}")
         # 7. forward pointers
         owner, values, _ = self._decode(info, data)
         m = info["m"]
@@ -626,19 +582,22 @@ class EliasFanoLists:
             truth = values[info["first"][fp_owner] + j * k] >> ls[fp_owner]
             if np.any(stored != truth):
                 p = int(np.argmax(stored != truth))
-                _fail("7", f"pointer {int(j[p])} of list {int(fp_owner[p])} holds {int(stored[p])}, "
-                           f"expected x_{int(j[p]) * k} >> l = {int(truth[p])}")
+                raise invariant_error("ef", "7", f"pointer {int(j[p])} of list {int(fp_owner[p])} "
+                                      f"holds {int(stored[p])}, expected x_{int(j[p]) * k} >> l = "
+                                      f"{int(truth[p])}")
         # 8, 9. values
         if values.size > 1:
             bad = (owner[1:] == owner[:-1]) & (values[1:] <= values[:-1])
             if bad.any():
                 at = int(np.argmax(bad)) + 1
                 e = int(owner[at])
-                _fail("8", f"list {e} is not strictly increasing: value {int(values[at])} at rank "
-                           f"{at - int(info['first'][e])} follows {int(values[at - 1])}")
+                raise invariant_error("ef", "8", f"list {e} is not strictly increasing: value "
+                                      f"{int(values[at])} at rank {at - int(info['first'][e])} "
+                                      f"follows {int(values[at - 1])}")
         if values.size and int(values.max()) >= value_bound:
             at = int(np.argmax(values >= value_bound))
-            _fail("9", f"list {int(owner[at])} holds value {int(values[at])}, not below {value_bound}")
+            raise invariant_error("ef", "9", f"list {int(owner[at])} holds value "
+                                  f"{int(values[at])}, not below {value_bound}")
 
 
 def _encode_data(owner, values, plan, xp, k):
@@ -683,9 +642,9 @@ def _encode_entries(plan, xp, block_size):
     at = plan["record_at"][b] + (e - b * block_size) * plan["width"][b]
     l = xp.zeros(entries, dtype=np.int64)
     l[:-1] = plan["l"]
-    parts = (_wide_fields(first - blocks[b, 0], at, we, xp)
-             + _wide_fields(start - blocks[b, 1], at + we, wb, xp)
-             + [(l.astype(np.uint32), at + we + wb)])
+    parts = [split_fields(first - blocks[b, 0], at, xp),
+             split_fields(start - blocks[b, 1], at + we, xp),
+             (l.astype(np.uint32), at + we + wb)]
     return blocks, _pack(parts, plan["record_bits"], xp)
 
 
@@ -722,7 +681,8 @@ class EliasFanoLayout(Layout):
                    {"k": lists.k, "block_size": lists.block_size})
 
     @classmethod
-    def estimate_nbytes(cls, src, dst, num_vertices, xp, k=DEFAULT_K, block_size=DEFAULT_BLOCK_SIZE):
+    def estimate_nbytes(cls, src, dst, num_vertices, xp, k=DEFAULT_K,
+                        block_size=DEFAULT_BLOCK_SIZE):
         return EliasFanoLists.estimate_nbytes(src, dst, int(num_vertices), xp, k, block_size)
 
     def lists(self) -> EliasFanoLists:

@@ -1,7 +1,7 @@
 """``fl``: CSR with both arrays bit-packed at a fixed width (Kaczmarski, Przymus & Rzazewski).
 
 The two CSR arrays keep their meaning; each is stored as one bit stream (the shared format of
-:mod:`cugraph_compressed.formats._bits`) of equally wide fields, so the ``i``-th entry of either
+:mod:`cugraph_compressed.formats.bits`) of equally wide fields, so the ``i``-th entry of either
 array is read in O(1) from any position: one shift and one mask over the 64-bit window of the
 two words holding it.  Nothing else is stored: no per-vertex array besides the packed offsets.
 
@@ -72,8 +72,8 @@ The property slot of the ``k``-th neighbour of ``v`` is ``offsets[v] + k`` (sort
 Code layout: :class:`FixedWidthLists` is the list codec (any sorted lists of values below
 2**63, independent of ``num_vertices``); :class:`FixedLengthLayout` is a thin wrapper adding
 the vertex range.  :func:`pack_fixed` / :func:`read_fixed` are the fixed-width array codec on
-top of the shared packers (``_bits.pack_fields`` on the host, ``_bits.pack_fixed_device`` on
-the GPU, which never materializes the bit positions).
+top of the shared packers (``bits.pack_fields`` on the host, ``bits.pack_fixed_device`` on
+the GPU, which never materializes the bit positions) and reader (``bits.read_fields``).
 """
 from __future__ import annotations
 
@@ -82,9 +82,8 @@ from numbers import Integral, Real
 
 import numpy as np
 
-from . import _bits
-from ._bits import stream_words
-from .base import Layout, LayoutInvariantError, ragged_positions
+from .base import Layout, invariant_error, ragged_positions
+from .bits import TAIL_WORDS, pack_fields, pack_fixed_device, read_fields, stream_words
 
 MAX_WIDTH = 64
 ALIGNED_WIDTHS = (1, 2, 4, 8, 16, 32, 64)
@@ -95,10 +94,6 @@ _LITTLE_ENDIAN = sys.byteorder == "little"
 _HOST_CHUNK = 1 << 20   # fields packed per host pass; a multiple of 32, so chunks start on a word
 _DECODE_ROWS = 2048     # rows of 32 fields decoded per host pass (sized for the L2 cache)
 _LOW32 = np.uint64(0xFFFFFFFF)
-
-
-def _fail(rule: str, detail: str):
-    raise LayoutInvariantError(f"fl invariant {rule} broken: {detail}")
 
 
 # ---------------------------------------------------------------------------- widths
@@ -118,7 +113,8 @@ def choose_width(largest: int, width, align_slack: float, what: str) -> int:
     """
     l = int(largest).bit_length()
     if l > MAX_WIDTH:
-        raise ValueError(f"{what}: the largest value {largest} needs {l} bits, more than {MAX_WIDTH}")
+        raise ValueError(f"{what}: the largest value {largest} needs {l} bits, more than "
+                         f"{MAX_WIDTH}")
     if width is None:
         return auto_width(l, align_slack)
     if width < l:
@@ -132,9 +128,9 @@ def choose_width(largest: int, width, align_slack: float, what: str) -> int:
 def pack_fixed(values, width: int, xp):
     """A bit stream holding ``values[k]`` (non-negative, below ``2**width``) at bit ``k * width``.
 
-    NumPy: the host reference, through ``_bits.pack_fields`` in chunks of ``_HOST_CHUNK`` fields
+    NumPy: the host reference, through ``bits.pack_fields`` in chunks of ``_HOST_CHUNK`` fields
     (each chunk starts on a word, so chunks never share one), or a plain view for 8/16/32/64.
-    CuPy: ``_bits.pack_fixed_device``; fields over 32 bits go in two passes (low and high half).
+    CuPy: ``bits.pack_fixed_device``; fields over 32 bits go in two passes (low and high half).
     Both write the same bits.
     """
     n = int(values.size)
@@ -148,10 +144,10 @@ def pack_fixed(values, width: int, xp):
             low = values.view(np.uint32)       # non-negative: the same bits, no copy
         else:
             low = values.astype(np.uint32, copy=False)
-        return _bits.pack_fixed_device(low, width, total_bits)
+        return pack_fixed_device(low, width, total_bits)
     wide = values.astype(np.uint64, copy=False)
-    words = _bits.pack_fixed_device((wide & _LOW32).astype(np.uint32), width, total_bits)
-    words |= _bits.pack_fixed_device((wide >> np.uint64(32)).astype(np.uint32), width, total_bits, 32)
+    words = pack_fixed_device((wide & _LOW32).astype(np.uint32), width, total_bits)
+    words |= pack_fixed_device((wide >> np.uint64(32)).astype(np.uint32), width, total_bits, 32)
     return words
 
 
@@ -169,18 +165,11 @@ def _pack_host(values, n, width, total_bits):
             chunk = np.concatenate([chunk & _LOW32, chunk >> np.uint64(32)])
             positions = np.concatenate([positions, positions + 32])
         chunk_bits = (min(first + _HOST_CHUNK, n) - first) * width
-        part = _bits.pack_fields(chunk, positions, chunk_bits)
+        part = pack_fields(chunk, positions, chunk_bits)
         start = first * width // 32
         data = -(-chunk_bits // 32)
         words[start:start + data] = part[:data]
     return words
-
-
-def _read_window(words, positions, width: int, xp):
-    # One field of width <= 32 at each position: the 64-bit window, shifted and masked.
-    word = positions >> 5
-    window = words[word].astype(np.uint64) | (words[word + 1].astype(np.uint64) << np.uint64(32))
-    return (window >> (positions & 31).astype(np.uint64)) & np.uint64((1 << width) - 1)
 
 
 def read_fixed(words, index, width: int, xp):
@@ -188,14 +177,11 @@ def read_fixed(words, index, width: int, xp):
     index = xp.asarray(index, dtype=np.int64)
     if width == 0:
         return xp.zeros(index.shape, dtype=np.uint64)
-    if xp is np and width in _VIEW_DTYPES and _LITTLE_ENDIAN and words.dtype == np.uint32 \
-            and words.flags.c_contiguous and words.nbytes % np.dtype(_VIEW_DTYPES[width]).itemsize == 0:
+    if (xp is np and width in _VIEW_DTYPES and _LITTLE_ENDIAN and words.dtype == np.uint32
+            and words.flags.c_contiguous
+            and words.nbytes % np.dtype(_VIEW_DTYPES[width]).itemsize == 0):
         return words.view(_VIEW_DTYPES[width])[index].astype(np.uint64, copy=False)
-    positions = index * width
-    if width <= 32:
-        return _read_window(words, positions, width, xp)
-    low = _read_window(words, positions, 32, xp)
-    return low | (_read_window(words, positions + 32, width - 32, xp) << np.uint64(32))
+    return read_fields(words, index * width, width, xp)
 
 
 def read_range(words, start: int, stop: int, width: int, xp):
@@ -228,7 +214,8 @@ def read_range(words, start: int, stop: int, width: int, xp):
             column = (window[:, bit >> 5] >> np.uint64(bit & 31)) & low_mask
             if width > 32:
                 bit += 32
-                column |= ((window[:, bit >> 5] >> np.uint64(bit & 31)) & high_mask) << np.uint64(32)
+                high = (window[:, bit >> 5] >> np.uint64(bit & 31)) & high_mask
+                column |= high << np.uint64(32)
             block[:, j] = column
         block = block.reshape(-1)
         lo = max(start, row0) - row0
@@ -311,7 +298,8 @@ class FixedWidthLists:
             offsets[1:] = xp.cumsum(xp.bincount(owner, minlength=num_lists))
         w_off = choose_width(n, offset_width, align_slack, "offset_width")
         w_idx = choose_width(largest, index_width, align_slack, "index_width")
-        arrays = {"offsets": pack_fixed(offsets, w_off, xp), "indices": pack_fixed(values, w_idx, xp)}
+        arrays = {"offsets": pack_fixed(offsets, w_off, xp),
+                  "indices": pack_fixed(values, w_idx, xp)}
         return cls(xp, arrays, num_lists, n, w_off, w_idx)
 
     @staticmethod
@@ -330,11 +318,13 @@ class FixedWidthLists:
 
     def values(self, positions):
         """Values (int64) at entry ``positions`` of the concatenated lists."""
-        return read_fixed(self.arrays["indices"], positions, self.index_width, self.xp).astype(np.int64)
+        values = read_fixed(self.arrays["indices"], positions, self.index_width, self.xp)
+        return values.astype(np.int64)
 
     def values_range(self, start: int, stop: int):
         """Values (int64) of entries ``start .. stop - 1`` of the concatenated lists."""
-        return read_range(self.arrays["indices"], start, stop, self.index_width, self.xp).astype(np.int64)
+        values = read_range(self.arrays["indices"], start, stop, self.index_width, self.xp)
+        return values.astype(np.int64)
 
     def _check_lists(self, lists):
         if lists.size and (int(lists.min()) < 0 or int(lists.max()) >= self.num_lists):
@@ -351,7 +341,8 @@ class FixedWidthLists:
         lists = xp.asarray(lists, dtype=np.int64).reshape(-1)
         self._check_lists(lists)
         k = int(lists.size)
-        if k and int(lists[-1]) - int(lists[0]) == k - 1 and bool((lists[1:] - lists[:-1] == 1).all()):
+        if (k and int(lists[-1]) - int(lists[0]) == k - 1
+                and bool((lists[1:] - lists[:-1] == 1).all())):
             first = int(lists[0])
             bounds = read_range(self.arrays["offsets"], first, first + k + 1, self.offset_width,
                                 xp).astype(np.int64)
@@ -391,7 +382,8 @@ class FixedLengthLayout(Layout):
         self.index_width = index_width
 
     @classmethod
-    def check_params(cls, index_width=None, offset_width=None, align_slack=DEFAULT_ALIGN_SLACK) -> dict:
+    def check_params(cls, index_width=None, offset_width=None,
+                     align_slack=DEFAULT_ALIGN_SLACK) -> dict:
         """Defaults: both widths automatic (``None``), ``align_slack=1/8``.
 
         Raises TypeError for a width that is not None or an int, or a slack that is not a real
@@ -427,7 +419,8 @@ class FixedLengthLayout(Layout):
         params = cls.check_params(**params)
         num_edges = int(src.size)
         largest = int(dst.max()) if num_edges else 0
-        w_off = choose_width(num_edges, params["offset_width"], params["align_slack"], "offset_width")
+        w_off = choose_width(num_edges, params["offset_width"], params["align_slack"],
+                             "offset_width")
         w_idx = choose_width(largest, params["index_width"], params["align_slack"], "index_width")
         return FixedWidthLists.nbytes_for(int(num_vertices), num_edges, w_off, w_idx)
 
@@ -471,35 +464,37 @@ class FixedLengthLayout(Layout):
             what = "offset_width" if name == "offsets" else "index_width"
             if isinstance(width, (bool, np.bool_)) or not isinstance(width, Integral) \
                     or not 0 <= width <= MAX_WIDTH:
-                _fail("1", f"{what}={width!r} is not an int in [0, {MAX_WIDTH}]")
+                raise invariant_error("fl", "1", f"{what}={width!r} is not an int in [0, "
+                                      f"{MAX_WIDTH}]")
             words = self.arrays.get(name)
             if words is None or words.ndim != 1 or words.dtype != np.uint32:
-                _fail("1", f"{name} must be a 1-D uint32 array, got "
-                           f"{None if words is None else (words.dtype, words.shape)}")
+                raise invariant_error("fl", "1", f"{name} must be a 1-D uint32 array, got "
+                                      f"{None if words is None else (words.dtype, words.shape)}")
             expected = stream_words(fields * width)
             if words.size != expected:
-                _fail("1", f"{name} has {words.size} words, expected {expected} for {fields} "
-                           f"fields of {width} bits plus {_bits.TAIL_WORDS} tail words")
+                raise invariant_error("fl", "1", f"{name} has {words.size} words, expected "
+                                      f"{expected} for {fields} fields of {width} bits plus "
+                                      f"{TAIL_WORDS} tail words")
         lists = self._lists()
         offsets = lists.offsets()
         # 2: ends
         if int(offsets[0]) != 0 or int(offsets[-1]) != m:
-            _fail("2", f"offsets[0]={int(offsets[0])} and offsets[{n}]={int(offsets[-1])}, "
-                       f"expected 0 and num_edges={m}")
+            raise invariant_error("fl", "2", f"offsets[0]={int(offsets[0])} and "
+                                  f"offsets[{n}]={int(offsets[-1])}, expected 0 and num_edges={m}")
         # 3: non-decreasing offsets
         steps = offsets[1:] - offsets[:-1]
         if steps.size and bool((steps < 0).any()):
             bad = int(xp.argmax(steps < 0))
-            _fail("3", f"offsets decrease after vertex {bad}: {int(offsets[bad])} > "
-                       f"{int(offsets[bad + 1])}")
+            raise invariant_error("fl", "3", f"offsets decrease after vertex {bad}: "
+                                  f"{int(offsets[bad])} > {int(offsets[bad + 1])}")
         values = lists.values_range(0, m)
         largest = int(values.max()) if m else 0
         # 4: neighbour ids in range (negative ids cannot be stored)
         if m and largest >= n:
             at = int(xp.argmax(values >= n))
             owner = _owner_of(xp, offsets, at)
-            _fail("4", f"neighbour {int(values[at])} of vertex {owner} (edge {at}) is not below "
-                       f"num_vertices={n}")
+            raise invariant_error("fl", "4", f"neighbour {int(values[at])} of vertex {owner} "
+                                  f"(edge {at}) is not below num_vertices={n}")
         # 5: strictly increasing lists
         if m > 1:
             first = xp.zeros(m, dtype=bool)
@@ -509,18 +504,20 @@ class FixedLengthLayout(Layout):
             if bool(bad.any()):
                 at = int(xp.argmax(bad)) + 1
                 owner = _owner_of(xp, offsets, at)
-                _fail("5", f"list of vertex {owner} is not strictly increasing at position "
-                           f"{at - int(offsets[owner])}: {int(values[at])} after {int(values[at - 1])}")
+                raise invariant_error("fl", "5", f"list of vertex {owner} is not strictly "
+                                      f"increasing at position {at - int(offsets[owner])}: "
+                                      f"{int(values[at])} after {int(values[at - 1])}")
         # 6: canonical widths
         slack = self.params.get("align_slack", DEFAULT_ALIGN_SLACK)
         for what, largest_value in (("offset_width", m), ("index_width", largest)):
             given = self.params.get(what)
             stored = getattr(self, what)
-            expected = given if given is not None else auto_width(int(largest_value).bit_length(), slack)
+            l = int(largest_value).bit_length()
+            expected = given if given is not None else auto_width(l, slack)
             if stored != expected:
                 if given is not None:
                     rule = f"{what}={given} was given"
                 else:
                     rule = (f"the automatic rule (align_slack={slack}) gives {expected} for the "
                             f"largest value {largest_value}")
-                _fail("6", f"{what} is {stored} but {rule}")
+                raise invariant_error("fl", "6", f"{what} is {stored} but {rule}")
