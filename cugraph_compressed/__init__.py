@@ -9,7 +9,7 @@ results).  Importing the package loads neither CuPy nor cuDF nor RMM.
 Layers, each importing only those below it:
 
 * ``formats/``: one module per layout (encoders, host decoders, invariants) and its ``.cuh``
-  device view; ``formats/codes.py`` the bit streams and codes they share.
+  device view; ``formats/bits.py`` the bit streams and codes they share.
 * ``kernels/``: the one kernel loader, and ``traversal.py`` + ``traverse.cuh``, the passes over
   lists every algorithm kernel is written on (and its tuning, ``TraversalConfig``).
 * ``graph.py`` (``CompressedGraph``) and ``graph_view.py``, what the algorithms see of a graph.

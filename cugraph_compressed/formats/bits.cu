@@ -1,4 +1,4 @@
-// Bit-stream writers for the GPU encoders (stream layout: formats/_bits.py).
+// Bit-stream writers for the GPU encoders (stream layout: formats/bits.py).
 #include "kernels/bits.cuh"
 
 // values[i] (fits its field) at bit positions[i]; fields are disjoint, so OR-ing is order-free.

@@ -117,11 +117,22 @@ from numbers import Integral
 
 import numpy as np
 
-from .bits import (BitReader, bit_length, code_fields, code_length, pack_fields,
-                   pack_fields_device, read_codes, read_fields, split_fields, stream_words,
-                   unzigzag, zigzag)
-from .base import Layout, invariant_error, ragged_positions
 from .._backend import to_host
+from .base import Layout, invariant_error, ragged_positions
+from .bits import (
+    BitReader,
+    bit_length,
+    code_fields,
+    code_length,
+    pack_fields,
+    pack_fields_device,
+    read_codes,
+    read_fields,
+    split_fields,
+    stream_words,
+    unzigzag,
+    zigzag,
+)
 
 MAX_ID = 2**32 - 1             # list values and references
 MAX_ZETA_K = 16

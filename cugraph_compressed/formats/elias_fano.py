@@ -116,8 +116,15 @@ import numpy as np
 
 from .. import _backend
 from .base import Layout, invariant_error, ragged_positions
-from .bits import (WORD_BITS, bit_length, pack_fields, pack_fields_device, read_fields,
-                   split_fields, stream_words)
+from .bits import (
+    WORD_BITS,
+    bit_length,
+    pack_fields,
+    pack_fields_device,
+    read_fields,
+    split_fields,
+    stream_words,
+)
 
 DEFAULT_K = 512
 DEFAULT_BLOCK_SIZE = 64

@@ -1,4 +1,4 @@
-// Reading and writing fields of a bit stream (layout documented in formats/_bits.py):
+// Reading and writing fields of a bit stream (layout documented in formats/bits.py):
 // bit i is bit (i % 32) of word i / 32, least significant first; streams carry tail padding,
 // so reading the two words at a data position never leaves the buffer.
 #pragma once

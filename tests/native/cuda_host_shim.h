@@ -1,6 +1,6 @@
 // Lets the device views (formats/*.cuh) and the traversal core (algorithms/traverse.cuh)
 // compile as plain C++ on a CPU, so CI runs them under AddressSanitizer against the host
-// decoders (tests/test_device_views_native.py).  shim_launch runs a grid block after block, a
+// decoders (tests/native/test_device_views_native.py).  shim_launch runs a grid block after block, a
 // block as blockDim std::threads: shared memory is static (one block at a time), __syncthreads
 // a block barrier; atomics are std::atomic_ref.
 //

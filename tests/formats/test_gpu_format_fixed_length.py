@@ -3,14 +3,14 @@ and stays under a plain CSR at R-MAT scale 24 (run with -m gpu on a GPU host).""
 
 import numpy as np
 import pytest
+from graphs import bits_of, decoded_range, device_rmat_sorted, sampled_lists, scale_22_layout
 
 import cugraph_compressed as cgc
 from cugraph_compressed.formats import FixedLengthLayout
 from cugraph_compressed.formats import fixed_length as fl
-from cugraph_compressed.formats.bits import stream_words
 from cugraph_compressed.formats.base import plain_csr_nbytes
+from cugraph_compressed.formats.bits import stream_words
 from cugraph_compressed.generators import rmat_edgelist
-from graphs import bits_of, decoded_range, device_rmat_sorted, sampled_lists, scale_22_layout
 
 pytestmark = pytest.mark.gpu
 

@@ -13,7 +13,7 @@ import cugraph_compressed as cgc
 from cugraph_compressed.algorithms import ALGORITHMS, FUNCTIONS
 from cugraph_compressed.kernels import traversal
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "cugraph_compressed"
 SOURCES = sorted(PACKAGE.rglob("*.py"))
 

@@ -2,10 +2,10 @@
 import numpy as np
 import pandas as pd
 import pytest
+from graphs import random_edges
 
 import cugraph_compressed as cgc
 from cugraph_compressed.formats.base import plain_csr_nbytes
-from graphs import random_edges
 
 
 def test_plain_csr_baseline():
@@ -26,10 +26,12 @@ def test_csr_estimate_equals_nbytes(kwargs):
 
 
 def test_compression_ratio_of_csr():
-    df = pd.DataFrame({"source": np.array([0, 1], np.int32), "destination": np.array([1, 2], np.int32)})
+    df = pd.DataFrame({"source": np.array([0, 1], np.int32),
+                       "destination": np.array([1, 2], np.int32)})
     G = cgc.CompressedGraph(directed=True).from_pandas_edgelist(df, renumber=False)
     assert G.compression_ratio == 1.0
-    wide = cgc.CompressedGraph(directed=True, force_64bit=True).from_pandas_edgelist(df, renumber=False)
+    wide = cgc.CompressedGraph(directed=True, force_64bit=True).from_pandas_edgelist(
+        df, renumber=False)
     assert wide.compression_ratio == pytest.approx((4 * 2 + 4 * 4) / (8 * 2 + 8 * 4))
 
 

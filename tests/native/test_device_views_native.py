@@ -21,7 +21,7 @@ from cugraph_compressed.generators import rmat_edgelist
 from cugraph_compressed.kernels import PACKAGE_ROOT
 from cugraph_compressed.kernels.traversal import layout_item_size, warp_item_size
 
-NATIVE = Path(__file__).resolve().parent / "native"
+NATIVE = Path(__file__).resolve().parent
 VIEW_TYPES = [t for cls in FORMATS.values() for t in cls.device_view_types()]
 #: Parameters that make decoding start mid-list often or read unaligned and wide fields.
 PARAMS = {"csr": [{}, {"force_64bit": True}],

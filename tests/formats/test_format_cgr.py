@@ -1,18 +1,24 @@
 """The cgr layout: list codec and layout round trips, pinned edge cases, one validate() test
 per documented invariant, exact size estimates and BFS through the public API (the codes
-themselves: test_codes.py)."""
+themselves: tests/codecs/test_codes.py)."""
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, settings, strategies as st
+from graphs import check_against_scipy, random_edges
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import cugraph_compressed as cgc
-from cugraph_compressed.formats import CGRLayout, LayoutInvariantError
-from cugraph_compressed.formats import cgr
-from cugraph_compressed.formats.bits import (TAIL_WORDS, code_fields, code_length, pack_fields,
-                                             split_fields, stream_words)
+from cugraph_compressed.formats import CGRLayout, LayoutInvariantError, cgr
+from cugraph_compressed.formats.bits import (
+    TAIL_WORDS,
+    code_fields,
+    code_length,
+    pack_fields,
+    split_fields,
+    stream_words,
+)
 from cugraph_compressed.generators import rmat_edgelist
-from graphs import check_against_scipy, random_edges
 
 TOP = 2**32 - 1
 

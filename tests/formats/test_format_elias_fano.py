@@ -3,7 +3,9 @@ Elias-Fano bound, one validate() test per documented invariant, BFS end to end."
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, settings, strategies as st
+from graphs import check_against_scipy, random_edges
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import cugraph_compressed as cgc
 from cugraph_compressed.formats import EliasFanoLayout, LayoutInvariantError
@@ -11,7 +13,6 @@ from cugraph_compressed.formats.base import plain_csr_nbytes
 from cugraph_compressed.formats.bits import TAIL_WORDS, read_fields, stream_words
 from cugraph_compressed.formats.elias_fano import EliasFanoLists, ef_bound_bits
 from cugraph_compressed.generators import rmat_edgelist
-from graphs import check_against_scipy, random_edges
 
 
 def encode(src, dst, n, **params):

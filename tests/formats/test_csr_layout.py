@@ -1,14 +1,16 @@
 """The csr layout: round trips, dtype choice and one validate() test per documented invariant."""
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cugraph_compressed.formats import CSRLayout, LayoutInvariantError
 
 
 def encode(src, dst, n, **params):
     order = np.lexsort((dst, src))
-    return CSRLayout.encode(np.asarray(src, np.int64)[order], np.asarray(dst, np.int64)[order], n, np, **params)
+    src, dst = np.asarray(src, np.int64)[order], np.asarray(dst, np.int64)[order]
+    return CSRLayout.encode(src, dst, n, np, **params)
 
 
 @settings(max_examples=300, deadline=None)

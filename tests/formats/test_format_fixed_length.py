@@ -6,14 +6,15 @@ validate() test per documented invariant, exact size estimates and BFS end to en
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, settings, strategies as st
+from graphs import check_against_scipy, random_edges
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import cugraph_compressed as cgc
 from cugraph_compressed.formats import FixedLengthLayout, LayoutInvariantError
 from cugraph_compressed.formats import fixed_length as fl
-from cugraph_compressed.formats.bits import TAIL_WORDS, stream_words
 from cugraph_compressed.formats.base import plain_csr_nbytes
-from graphs import check_against_scipy, random_edges
+from cugraph_compressed.formats.bits import TAIL_WORDS, stream_words
 
 
 def encode(src, dst, n, **params):

@@ -2,11 +2,20 @@
 bit offset and payload width, their lengths, and fields wider than 32 bits."""
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cugraph_compressed.formats import CGRLayout
-from cugraph_compressed.formats.bits import (MAX_VALUE, code_fields, code_length, code_parts,
-                                             pack_fields, read_codes, read_fields, split_fields)
+from cugraph_compressed.formats.bits import (
+    MAX_VALUE,
+    code_fields,
+    code_length,
+    code_parts,
+    pack_fields,
+    read_codes,
+    read_fields,
+    split_fields,
+)
 
 
 @settings(max_examples=2000, deadline=None)

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+README = Path(__file__).resolve().parents[2] / "README.md"
 BLOCKS = re.findall(r"```(python(?: gpu)?)\n(.*?)```", README.read_text(), re.S)
 
 
