@@ -1,6 +1,11 @@
 """Graph layouts, one module each, all behind :class:`~cugraph_compressed.formats.base.Layout`.
 
 ``FORMATS`` maps each format name accepted by ``CompressedGraph(format=...)`` to its class.
+A layout is ``<name>.py`` (its encoders, host decoder, size estimate and invariants, written in
+the module docstring and checked by ``validate()``) and ``<name>.cuh`` (its device view, the
+interface documented in ``csr.cuh``); adding one takes a line here and an include in
+``views.cuh``, and every algorithm kernel is then instantiated for it.  ``bits.py`` holds the
+bit streams and codes the layouts share, ``base.py`` the interface and the invariant errors.
 """
 from . import bits  # noqa: F401  (registers the bit-stream kernels)
 from .base import Layout, LayoutInvariantError
