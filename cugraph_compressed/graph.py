@@ -13,6 +13,7 @@ from types import MappingProxyType
 import numpy as np
 
 from . import _backend
+from ._args import check_bool, check_optional_bool
 from ._backend import DEVICE, HOST
 from ._edgelist import parse_edgelist, transpose_sorted
 from ._ids import VertexIds
@@ -47,7 +48,7 @@ class CompressedGraph:
     """
 
     def __init__(self, directed: bool = False, format: str = "csr", **layout_params):
-        self._directed = bool(directed)
+        self._directed = check_bool("directed", directed)
         self._layout_class = layout_class(format)
         self._layout_params = self._layout_class.check_params(**layout_params)
         self._layout = None
@@ -135,6 +136,9 @@ class CompressedGraph:
               renumber, store_transposed, symmetrize, vertices):
         if self._layout is not None:
             raise RuntimeError("Graph already has values: build a new CompressedGraph instead")
+        renumber = check_bool("renumber", renumber)
+        store_transposed = check_bool("store_transposed", store_transposed)
+        symmetrize = check_optional_bool("symmetrize", symmetrize)
         edges = parse_edgelist(
             df, backend=backend, directed=self._directed, source=source,
             destination=destination, edge_attr=edge_attr, weight=weight, edge_id=edge_id,
@@ -178,7 +182,8 @@ class CompressedGraph:
         self._require_built()
         weights = self._properties.get("weight")
         return GraphView(
-            backend=self.backend, directed=self._directed, store_transposed=self.store_transposed,
+            backend=self.backend, directed=self._directed, num_edges=self._layout.num_edges,
+            store_transposed=self.store_transposed,
             weighted=weights is not None,
             weight_dtype=None if weights is None else np.dtype(weights.dtype),
             ids=self._ids, config=self._traversal, orient=self._oriented)
@@ -360,6 +365,7 @@ def estimate_nbytes(df, format="csr", source="source", destination="destination"
         raise TypeError(f"df must be a cudf or pandas DataFrame, got {type(df).__name__}")
     cls = layout_class(format)
     params = cls.check_params(**layout_params)
+    directed, renumber = check_bool("directed", directed), check_bool("renumber", renumber)
     edges = parse_edgelist(df, backend=backend, directed=directed, source=source,
                            destination=destination, edge_attr=None, weight=weight, edge_id=None,
                            edge_type=None, renumber=renumber, symmetrize=None, vertices=None)

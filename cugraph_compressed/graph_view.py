@@ -77,6 +77,8 @@ class GraphView:
     backend : str
         ``"host"`` or ``"device"``.
     directed : bool
+    num_edges : int
+        Stored (directed) edges: both directions of an undirected edge.
     store_transposed : bool
         As given at the build (PageRank warns without it, as cuGraph does).
     weighted : bool
@@ -88,6 +90,7 @@ class GraphView:
 
     backend: str
     directed: bool
+    num_edges: int
     store_transposed: bool
     weighted: bool
     weight_dtype: np.dtype | None

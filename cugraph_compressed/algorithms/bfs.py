@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .._args import check_bool
 from ..graph_view import OUT
 from ..kernels.traversal import Module, Traversal
 from .registry import ALGORITHMS, front_door
@@ -136,6 +137,7 @@ def bfs(G, start=None, depth_limit=None, i_start=None, directed=None, return_pre
         raise TypeError(f"depth_limit must be an int or None, got {depth_limit!r}")
     if depth_limit is not None and depth_limit <= 0:
         depth_limit = None  # cuGraph reads 0 and negative limits as "no limit"
+    return_predecessors = check_bool("return_predecessors", return_predecessors)
     sources = G.ids.to_internal(start, "start")
     dist, pred = ALGORITHM.run(G, sources, depth_limit)
     predecessors = G.ids.to_user(pred) if return_predecessors else G.ids.none()

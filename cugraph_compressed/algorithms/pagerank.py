@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .._args import check_bool, check_number
 from .._backend import to_host
 from ..graph_view import ANY
 from ..kernels.traversal import Module, Traversal
@@ -39,8 +40,11 @@ def _failed_to_converge_error():
     return cugraph_error
 
 
-def _dense(G, frame, column, what):
-    """A float64 host vector over all vertices from a (vertex, column) frame; 0 where absent."""
+def _dense(G, frame, column, what, non_negative=False):
+    """A float64 host vector over all vertices from a (vertex, column) frame; 0 where absent.
+
+    ValueError names the first vertex listed twice (which value would win is not defined), the
+    first NaN value and, with ``non_negative``, the first negative one."""
     if frame is None:
         return None
     columns = getattr(frame, "columns", ())
@@ -51,8 +55,36 @@ def _dense(G, frame, column, what):
         ids = to_host(G.ids.to_internal(frame["vertex"], f"{what}")).astype(np.int64)
         values = frame[column]
         values = values.to_numpy() if hasattr(values, "to_numpy") else np.asarray(values)
-        vector[ids] = to_host(values).astype(np.float64)
+        values = to_host(values).astype(np.float64)
+
+        def vertex(row):
+            value = frame["vertex"].iloc[int(row)]
+            return value.item() if hasattr(value, "item") else value
+
+        order = np.argsort(ids, kind="stable")
+        repeated = order[1:][ids[order[1:]] == ids[order[:-1]]]
+        if repeated.size:
+            raise ValueError(f"{what} lists vertex {vertex(repeated.min())!r} more than once; "
+                             "give each vertex one value")
+        bad = np.isnan(values) | ((values < 0) if non_negative else False)
+        if bad.any():
+            row = int(np.argmax(bad))
+            need = "a non-negative number" if non_negative else "a number"
+            raise ValueError(f"{what} gives vertex {vertex(row)!r} the value {values[row]!r}; "
+                             f"each '{column}' must be {need}")
+        vector[ids] = values
     return vector
+
+
+def check_weights(adjacency) -> None:
+    """ValueError naming the first NaN weight: no iteration converges through one."""
+    weights = adjacency.weights
+    if weights is None:
+        return
+    nan = weights != weights
+    if bool(nan.any()):
+        raise ValueError(f"pagerank cannot converge with NaN edge weights: {int(nan.sum())} "
+                         f"weight(s) are NaN, the first at stored edge {int(nan.argmax())}")
 
 
 def pagerank_host(adjacency, alpha, teleport, start, out_weight, max_iter, tol):
@@ -161,7 +193,7 @@ def pagerank_device(adjacency, alpha, teleport, start, out_weight, max_iter, tol
 
 
 @front_door("pagerank", host=pagerank_host, device=pagerank_device, orientation=ANY,
-            transposed=True)
+            check=check_weights, transposed=True)
 def pagerank(G, alpha=0.85, personalization=None, precomputed_vertex_out_weight=None,
              max_iter=100, tol=1.0e-5, nstart=None, dangling=None, fail_on_nonconvergence=True):
     """PageRank scores of every vertex.
@@ -204,9 +236,11 @@ def pagerank(G, alpha=0.85, personalization=None, precomputed_vertex_out_weight=
     """
     if not G.store_transposed:
         warnings.warn(TRANSPOSED_WARNING, UserWarning, stacklevel=2)
-    if not 0.0 <= float(alpha) <= 1.0:
+    alpha, tol = check_number("alpha", alpha), check_number("tol", tol)
+    fail_on_nonconvergence = check_bool("fail_on_nonconvergence", fail_on_nonconvergence)
+    if not 0.0 <= alpha <= 1.0:
         raise RuntimeError(f"Invalid input argument: alpha should be in [0.0, 1.0], got {alpha!r}")
-    if not float(tol) >= 0.0:
+    if not tol >= 0.0:
         raise RuntimeError("Invalid input argument: epsilon (tol) should be non-negative, "
                            f"got {tol!r}")
     if isinstance(max_iter, bool) or not isinstance(max_iter, (int, np.integer)):
@@ -214,7 +248,7 @@ def pagerank(G, alpha=0.85, personalization=None, precomputed_vertex_out_weight=
     if max_iter < 0:
         raise OverflowError(f"max_iter={max_iter} is negative; it must be >= 0")
     dtype = np.dtype(np.float64 if G.weight_dtype == np.float64 else np.float32)
-    teleport = _dense(G, personalization, "values", "personalization")
+    teleport = _dense(G, personalization, "values", "personalization", non_negative=True)
     if teleport is not None:
         if personalization is not None and len(personalization) == 0:
             raise RuntimeError("Invalid input argument: the personalization vector should not "
@@ -225,7 +259,12 @@ def pagerank(G, alpha=0.85, personalization=None, precomputed_vertex_out_weight=
                                f"positive, got {total}")
         teleport = teleport / total
     start = _dense(G, nstart, "values", "nstart")
-    out_weight = _dense(G, precomputed_vertex_out_weight, "sums", "precomputed_vertex_out_weight")
+    out_weight = _dense(G, precomputed_vertex_out_weight, "sums",
+                        "precomputed_vertex_out_weight", non_negative=True)
+    if out_weight is not None and G.num_edges and not out_weight.any():
+        raise ValueError("precomputed_vertex_out_weight gives every vertex an out-weight of 0: "
+                         "every vertex would be dangling while its edges still pass on its "
+                         "score, so the iteration cannot converge")
     scores, converged = ALGORITHM.run(G, float(alpha), teleport, start, out_weight,
                                       int(max_iter), float(tol))
     result = G.ids.vertex_frame({"pagerank": scores.astype(dtype)})

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .._args import check_number
 from .._backend import is_scalar
 from ..graph_view import OUT
 from ..kernels.traversal import Module, Traversal
@@ -207,7 +208,7 @@ def sssp(G, source=None, method=None, directed=None, return_predecessors=None, u
                            "instead of 'SSSP' for unweighted graphs.")
     if not is_scalar(source):
         raise ValueError(f"sssp takes one source vertex, got {source!r}")
-    if cutoff is not None and not float(cutoff) >= 0:
+    if cutoff is not None and not check_number("cutoff", cutoff) >= 0:
         raise ValueError(f"cutoff={cutoff!r} must be a non-negative number")
     (start,) = G.ids.to_internal([source], "source")
     dist, pred = ALGORITHM.run(G, int(start), cutoff)

@@ -110,3 +110,38 @@ def test_warning_and_errors():
     with pytest.raises(ValueError, match="'values'"):
         pagerank(Gt, nstart=pd.DataFrame({"vertex": [0], "value": [1.0]}))
     assert TRANSPOSED_WARNING.startswith("Pagerank expects")
+
+
+# -- inputs that cannot give a meaningful answer are named, not iterated on ---------------------
+def small_graph(weights=(1.0, 2.0, 3.0)):
+    df = pd.DataFrame({"source": [0, 1, 2], "destination": [1, 2, 0],
+                       "weight": np.asarray(weights, np.float32)})
+    return build(df, "csr", weight="weight")
+
+
+@pytest.mark.parametrize("what, column", [("personalization", "values"), ("nstart", "values"),
+                                          ("precomputed_vertex_out_weight", "sums")])
+def test_a_vertex_given_twice_is_named(what, column):
+    frame = pd.DataFrame({"vertex": [2, 0, 2], column: [0.5, 0.25, 0.25]})
+    with pytest.raises(ValueError, match=f"{what} lists vertex 2 more than once"):
+        pagerank(small_graph(), **{what: frame})
+
+
+@pytest.mark.parametrize("what, column", [("personalization", "values"),
+                                          ("precomputed_vertex_out_weight", "sums")])
+def test_negative_or_nan_values_are_named(what, column):
+    for bad in (-0.5, np.nan):
+        frame = pd.DataFrame({"vertex": [0, 1, 2], column: [1.0, bad, 1.0]})
+        with pytest.raises(ValueError, match=f"{what} gives vertex 1 the value"):
+            pagerank(small_graph(), **{what: frame})
+
+
+def test_nan_weights_are_named_not_iterated():
+    with pytest.raises(ValueError, match="NaN edge weights: 1 weight"):
+        pagerank(small_graph((1.0, np.nan, 3.0)))
+
+
+def test_all_zero_out_weights_are_refused():
+    sums = pd.DataFrame({"vertex": [0, 1, 2], "sums": [0.0, 0.0, 0.0]})
+    with pytest.raises(ValueError, match="out-weight of 0"):
+        pagerank(small_graph(), precomputed_vertex_out_weight=sums)
