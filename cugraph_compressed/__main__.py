@@ -61,6 +61,7 @@ def main(argv=None):
         sources = args.sources if args.sources is not None else (4 if on_gpu else 2)
         formats = bench.pick_formats(args.formats)
         check_arguments(scale, args.edge_factor, 0.57, 0.19, 0.19, args.seed, "host")
+        bench.check_fits(scale, args.edge_factor, backend)
         if repeats < 1 or sources < 1:
             raise ValueError(f"--repeats ({repeats}) and --sources ({sources}) must be >= 1")
     except (ValueError, RuntimeError) as exc:

@@ -12,11 +12,11 @@ cuGraph and every compressed layout, on one R-MAT graph, side by side.
 """
 from .checks import PAGERANK_L1, SSSP_RTOL
 from .environment import pick_backend
-from .graphs import simple_edges
+from .graphs import check_fits, simple_edges
 from .report import default_json_path, failed, format_table, write_json
 from .run import run_benchmark
 from .specs import CUGRAPH, GRAPHS, OURS, SPECS, pick_formats
 
-__all__ = ["CUGRAPH", "GRAPHS", "OURS", "PAGERANK_L1", "SPECS", "SSSP_RTOL", "default_json_path",
-           "failed", "format_table", "pick_backend", "pick_formats", "run_benchmark",
-           "simple_edges", "write_json"]
+__all__ = ["CUGRAPH", "GRAPHS", "OURS", "PAGERANK_L1", "SPECS", "SSSP_RTOL", "check_fits",
+           "default_json_path", "failed", "format_table", "pick_backend", "pick_formats",
+           "run_benchmark", "simple_edges", "write_json"]
