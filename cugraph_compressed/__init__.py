@@ -6,12 +6,13 @@ arguments and return cuGraph's frames.  A cuDF frame gives a device graph
 (GPU kernels, RMM memory, cuDF results); a pandas frame gives a host graph (NumPy, pandas
 results).  Importing the package loads neither CuPy nor cuDF nor RMM.
 
-Layers, each importing only those below it:
+Parts, each importing only those before it in this list:
 
+* ``kernels/__init__.py``: the one kernel loader (NVRTC, disk cache).
 * ``formats/``: one module per layout (encoders, host decoders, invariants) and its ``.cuh``
   device view; ``formats/bits.py`` the bit streams and codes they share.
-* ``kernels/``: the one kernel loader, and ``traversal.py`` + ``traverse.cuh``, the passes over
-  lists every algorithm kernel is written on (and its tuning, ``TraversalConfig``).
+* ``kernels/traversal.py`` + ``traverse.cuh``: the passes over lists every algorithm kernel is
+  written on (and their tuning, ``TraversalConfig``).
 * ``graph.py`` (``CompressedGraph``) and ``graph_view.py``, what the algorithms see of a graph.
 * ``algorithms/``: one ``.py`` + ``.cu`` per algorithm, registered by its front door
   (``algorithms/registry.py``); this namespace exports every registered function.
