@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ._args import check_bool, check_optional_bool
 from ._backend import numpy_dtype
 
 INT32_MAX = np.iinfo(np.int32).max
@@ -41,25 +42,36 @@ class EdgeList:
     vertex_dtype: np.dtype
     properties: dict = field(default_factory=dict)
     renumber_map: object = None  # frame-library Series: internal id -> user id
+    columns: dict = field(default_factory=dict)  # "source", "destination", property -> label
 
 
-def _column_name(name, what: str) -> str:
-    if isinstance(name, str):
+def _is_column(name, columns) -> bool:
+    try:
+        return name in columns
+    except TypeError:  # unhashable, e.g. a list
+        return False
+
+
+def _column_name(name, what: str, columns):
+    """The label of the id column ``name`` names: any label of the frame (a string, an integer
+    as ``read_csv(header=None)`` gives, a tuple of a MultiIndex...), or a list of one label."""
+    if _is_column(name, columns):
         return name
-    if isinstance(name, (list, tuple)) and len(name) == 1 and isinstance(name[0], str):
+    if isinstance(name, list) and len(name) == 1 and _is_column(name[0], columns):
         return name[0]
-    if isinstance(name, (list, tuple)):
+    if isinstance(name, (list, tuple)) and len(name) > 1 and all(
+            _is_column(n, columns) for n in name):
         raise NotImplementedError(
             f"{what}={name!r}: vertices identified by several columns are not supported; "
             "combine them into one column first"
         )
-    raise TypeError(f"{what} must be a column name (str), got {type(name).__name__}")
+    return name  # reported with the other missing columns
 
 
 def _edge_columns(input_df, source, destination, edge_attr, weight, edge_id, edge_type):
     """Resolve the column names to read, cuGraph's way, and check that they exist."""
-    source = _column_name(source, "source")
-    destination = _column_name(destination, "destination")
+    source = _column_name(source, "source", input_df.columns)
+    destination = _column_name(destination, "destination", input_df.columns)
     names = {"weight": weight, "edge_id": edge_id, "edge_type": edge_type}
     if edge_attr is not None:
         if any(v is not None for v in names.values()):
@@ -76,7 +88,7 @@ def _edge_columns(input_df, source, destination, edge_attr, weight, edge_id, edg
             )
         names = dict(zip(EDGE_PROPERTIES, attrs))
     wanted = [source, destination] + [n for n in names.values() if n is not None]
-    missing = [n for n in wanted if n not in input_df.columns]
+    missing = [n for n in wanted if not _is_column(n, input_df.columns)]
     if missing:
         raise ValueError(
             f"columns {missing!r} are not in the edge frame "
@@ -115,8 +127,8 @@ def parse_edgelist(
     from ._backend import array_module, frame_library
 
     xp, lib = array_module(backend), frame_library(backend)
-    if not isinstance(renumber, (bool, np.bool_)):
-        raise TypeError(f"renumber must be a bool, got {renumber!r}")
+    renumber = check_bool("renumber", renumber)
+    symmetrize = check_optional_bool("symmetrize", symmetrize)
     if symmetrize and directed:
         raise ValueError("The edgelist can only be symmetrized for undirected graphs "
                          "(directed=False)")
@@ -141,15 +153,16 @@ def parse_edgelist(
         id_dtypes.append(numpy_dtype(series))
     native = all(d in (np.int32, np.int64) for d in id_dtypes)
     if not renumber:
-        for (what, _), dtype in zip(id_series, id_dtypes):
+        for (what, series), dtype in zip(id_series, id_dtypes):
             if dtype.kind == "u":
                 raise ValueError(
                     f"{what} has dtype {dtype}: unsigned integers are not supported as vertex ids. "
                     "Either convert to signed integers or set renumber=True"
                 )
             if dtype not in (np.int32, np.int64):
+                shown = series.dtype if dtype.kind == "O" else dtype  # "category", not "object"
                 raise ValueError(
-                    f"{what} has dtype {dtype}: with renumber=False vertex ids must be int32 or "
+                    f"{what} has dtype {shown}: with renumber=False vertex ids must be int32 or "
                     "int64; set renumber to True for non integer column ids"
                 )
     if len({str(d) for d in id_dtypes}) > 1 and not native:
@@ -184,7 +197,8 @@ def parse_edgelist(
         src, dst, properties = _symmetrize(src, dst, properties, num_vertices, xp)
     elif not directed:
         _check_symmetric(src, dst, num_vertices, xp)
-    return EdgeList(src, dst, num_vertices, vertex_dtype, properties, renumber_map)
+    columns = {"source": source, "destination": destination, **prop_columns}
+    return EdgeList(src, dst, num_vertices, vertex_dtype, properties, renumber_map, columns)
 
 
 def _check_vertices(num_vertices, renumber, series, xp):

@@ -13,7 +13,7 @@ from types import MappingProxyType
 import numpy as np
 
 from . import _backend
-from ._args import check_bool, check_optional_bool
+from ._args import check_bool
 from ._backend import DEVICE, HOST
 from ._edgelist import parse_edgelist, transpose_sorted
 from ._ids import VertexIds
@@ -136,9 +136,7 @@ class CompressedGraph:
               renumber, store_transposed, symmetrize, vertices):
         if self._layout is not None:
             raise RuntimeError("Graph already has values: build a new CompressedGraph instead")
-        renumber = check_bool("renumber", renumber)
         store_transposed = check_bool("store_transposed", store_transposed)
-        symmetrize = check_optional_bool("symmetrize", symmetrize)
         edges = parse_edgelist(
             df, backend=backend, directed=self._directed, source=source,
             destination=destination, edge_attr=edge_attr, weight=weight, edge_id=edge_id,
@@ -149,12 +147,7 @@ class CompressedGraph:
         in_lists = self._directed and bool(store_transposed)
         if in_lists:
             src, dst, properties = transpose_sorted(src, dst, properties, edges.num_vertices, xp)
-        named = {"weight": weight, "edge_id": edge_id, "edge_type": edge_type}
-        if edge_attr is not None:
-            attrs = list(edge_attr) if isinstance(edge_attr, (list, tuple)) else [edge_attr]
-            named = dict(zip(named, attrs))
-        self._columns = {"source": _single(source), "destination": _single(destination),
-                         **{k: v for k, v in named.items() if v is not None}}
+        self._columns = edges.columns
         self._ids = VertexIds(backend, edges.num_vertices, edges.vertex_dtype, edges.renumber_map)
         self.vertex_dtype = edges.vertex_dtype
         self.store_transposed = bool(store_transposed)
@@ -365,7 +358,7 @@ def estimate_nbytes(df, format="csr", source="source", destination="destination"
         raise TypeError(f"df must be a cudf or pandas DataFrame, got {type(df).__name__}")
     cls = layout_class(format)
     params = cls.check_params(**layout_params)
-    directed, renumber = check_bool("directed", directed), check_bool("renumber", renumber)
+    directed = check_bool("directed", directed)
     edges = parse_edgelist(df, backend=backend, directed=directed, source=source,
                            destination=destination, edge_attr=None, weight=weight, edge_id=None,
                            edge_type=None, renumber=renumber, symmetrize=None, vertices=None)
@@ -374,7 +367,3 @@ def estimate_nbytes(df, format="csr", source="source", destination="destination"
     total += sum(int(v.nbytes) for v in edges.properties.values())
     total += VertexIds(backend, edges.num_vertices, edges.vertex_dtype, edges.renumber_map).nbytes()
     return int(total)
-
-
-def _single(name):
-    return name if isinstance(name, str) else name[0]

@@ -54,3 +54,31 @@ def test_bfs_and_sssp_arguments_are_typed():
 
 def test_layout_invariant_error_is_exported():
     assert issubclass(cgc.LayoutInvariantError, ValueError)
+
+
+def test_any_column_label_names_a_column():
+    """Integer labels (``read_csv(header=None)``) and tuple labels work like strings."""
+    numbered = pd.DataFrame({0: [0, 1, 2], 1: [1, 2, 0], 2: [1.0, 2.0, 3.0]})
+    G = cgc.CompressedGraph(directed=True).from_pandas_edgelist(
+        numbered, source=0, destination=1, weight=2)
+    assert list(G.view_edge_list().columns) == [0, 1, 2]
+    assert cgc.bfs(G, 0)["distance"].tolist() == [0, 1, 2]
+    tupled = numbered.rename(columns={0: ("a", "src"), 1: ("a", "dst"), 2: ("w", "")})
+    G = cgc.CompressedGraph(directed=True).from_pandas_edgelist(
+        tupled, source=("a", "src"), destination=("a", "dst"), weight=("w", ""))
+    assert cgc.sssp(G, 0)["distance"].tolist() == [0.0, 1.0, 3.0]
+
+
+def test_several_id_columns_are_named_as_such():
+    frame = pd.DataFrame({"a": [0, 1], "b": [1, 0], "c": [1, 1], "d": [0, 0]})
+    with pytest.raises(NotImplementedError, match="several columns"):
+        cgc.CompressedGraph().from_pandas_edgelist(frame, source=["a", "b"],
+                                                   destination=["c", "d"])
+    with pytest.raises(ValueError, match=r"columns \[\('x', 'y'\)\] are not in the edge frame"):
+        cgc.CompressedGraph().from_pandas_edgelist(frame, source=("x", "y"), destination="c")
+
+
+def test_categorical_ids_name_their_dtype():
+    frame = pd.DataFrame({"source": pd.Categorical([0, 1]), "destination": [1, 0]})
+    with pytest.raises(ValueError, match="dtype category: with renumber=False"):
+        cgc.CompressedGraph().from_pandas_edgelist(frame, renumber=False)
