@@ -90,6 +90,16 @@ def numpy_dtype(series) -> np.dtype:
         return np.dtype(numpy_dtype) if numpy_dtype is not None else np.dtype(object)
 
 
+def total_memory(backend: str) -> int:
+    """Bytes of memory the backend has in all: the GPU's for the device, the machine's
+    physical memory for the host.  A build that needs more can never run here."""
+    if backend == DEVICE:
+        import cupy
+
+        return int(cupy.cuda.runtime.memGetInfo()[1])
+    return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+
+
 def array_module(backend: str):
     """NumPy for the host backend, CuPy for the device backend."""
     if backend == HOST:

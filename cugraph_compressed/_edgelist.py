@@ -122,8 +122,14 @@ def parse_edgelist(
     renumber: bool,
     symmetrize,
     vertices,
+    bytes_per_vertex: int = 16,
 ) -> EdgeList:
-    """Validate an edge frame and turn it into an :class:`EdgeList` on ``backend``."""
+    """Validate an edge frame and turn it into an :class:`EdgeList` on ``backend``.
+
+    ``bytes_per_vertex`` is what the build costs per vertex (the layout's
+    ``build_bytes_per_vertex``): with ``renumber=False`` the largest id sets the vertex count,
+    and a count whose build cannot fit in the backend's memory is refused before anything is
+    allocated for it."""
     from ._backend import array_module, frame_library
 
     xp, lib = array_module(backend), frame_library(backend)
@@ -180,6 +186,8 @@ def parse_edgelist(
         wide = any(d == np.int64 for d in id_dtypes)
         values = [_column_values(s, xp) for _, s in id_series]
         src, dst, num_vertices, renumber_map = _integer_ids(values, renumber, xp, lib)
+        if not renumber:
+            _check_vertex_memory(num_vertices, bytes_per_vertex, backend)
     else:
         # Other id types are renumbered by rank; like cuGraph, internal ids are int64 when any
         # column of the edge frame we read is int64.
@@ -199,6 +207,22 @@ def parse_edgelist(
         _check_symmetric(src, dst, num_vertices, xp)
     columns = {"source": source, "destination": destination, **prop_columns}
     return EdgeList(src, dst, num_vertices, vertex_dtype, properties, renumber_map, columns)
+
+
+def _check_vertex_memory(num_vertices: int, bytes_per_vertex: int, backend: str) -> None:
+    """MemoryError naming the largest id when its vertex count cannot be built here at all."""
+    from ._backend import DEVICE, total_memory
+
+    needed = num_vertices * bytes_per_vertex
+    total = total_memory(backend)
+    if needed > total:
+        where = "GPU memory" if backend == DEVICE else "host memory"
+        raise MemoryError(
+            f"with renumber=False the largest vertex id, {num_vertices - 1}, makes "
+            f"{num_vertices:,} vertices; building them takes about {needed / 2**30:,.1f} GiB "
+            f"({bytes_per_vertex} bytes per vertex in this layout), more than all "
+            f"{total / 2**30:,.1f} GiB of {where}: pass renumber=True to number only the ids "
+            "that occur")
 
 
 def _check_vertices(num_vertices, renumber, series, xp):

@@ -111,8 +111,14 @@ class VertexIds:
         ids = ids.reset_index(drop=True)
         if not bool(missing.any()):
             return ids
-        if _numpy_kind(ids) in "if":
+        kind = _numpy_kind(ids)
+        if kind in "if":
             return ids.where(lib.Series(~missing), -1)
+        if kind == "u" and self.backend == HOST:
+            # pandas would turn a NumPy uint64 column with a null into float64, rounding ids
+            # above 2**53; its nullable unsigned dtype keeps every id exact (cuDF columns hold
+            # nulls in any dtype already).
+            ids = ids.astype(f"UInt{ids.dtype.itemsize * 8}")
         return ids.where(lib.Series(~missing))
 
     def none(self):

@@ -141,6 +141,7 @@ class CompressedGraph:
             df, backend=backend, directed=self._directed, source=source,
             destination=destination, edge_attr=edge_attr, weight=weight, edge_id=edge_id,
             edge_type=edge_type, renumber=renumber, symmetrize=symmetrize, vertices=vertices,
+            bytes_per_vertex=self._layout_class.build_bytes_per_vertex,
         )
         xp = _backend.array_module(backend)
         src, dst, properties = edges.src, edges.dst, edges.properties
@@ -361,7 +362,8 @@ def estimate_nbytes(df, format="csr", source="source", destination="destination"
     directed = check_bool("directed", directed)
     edges = parse_edgelist(df, backend=backend, directed=directed, source=source,
                            destination=destination, edge_attr=None, weight=weight, edge_id=None,
-                           edge_type=None, renumber=renumber, symmetrize=None, vertices=None)
+                           edge_type=None, renumber=renumber, symmetrize=None, vertices=None,
+                           bytes_per_vertex=cls.build_bytes_per_vertex)
     xp = _backend.array_module(backend)
     total = cls.estimate_nbytes(edges.src, edges.dst, edges.num_vertices, xp, **params)
     total += sum(int(v.nbytes) for v in edges.properties.values())

@@ -39,6 +39,10 @@ class Layout:
     """Base class of the graph layouts; see :mod:`cugraph_compressed.formats`."""
 
     name: ClassVar[str]
+    #: Peak bytes per vertex of a build, beyond its edges (offsets, degrees, per-list entries,
+    #: the encoder's scratch), measured on the host with 10**7 vertices and one edge; the
+    #: edge-list parser refuses a vertex count whose build cannot fit in memory at all.
+    build_bytes_per_vertex: ClassVar[int] = 16
 
     def __init__(self, xp, num_vertices: int, num_edges: int, arrays: dict, params: dict):
         self.xp = xp

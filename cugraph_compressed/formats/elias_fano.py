@@ -661,6 +661,7 @@ class EliasFanoLayout(Layout):
     ``k`` values and two-level per-vertex offsets (module docs)."""
 
     name = "ef"
+    build_bytes_per_vertex = 320  # measured 303
 
     @classmethod
     def check_params(cls, k=DEFAULT_K, block_size=DEFAULT_BLOCK_SIZE) -> dict:

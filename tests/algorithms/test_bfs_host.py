@@ -144,3 +144,19 @@ def test_return_predecessors_false_gives_null_predecessors():
     assert without["predecessor"].isna().all()
     assert without["predecessor"].dtype == "Int64"
     assert without["distance"].equals(with_pred["distance"])
+
+
+def test_uint64_ids_above_2_53_come_back_exact():
+    """Predecessors keep the id dtype (nullable where a start has none): ids above 2**53 are
+    not rounded through float64, and each can be fed back as a start."""
+    big = np.uint64(2**63 + 12345)
+    ids = big + np.arange(3, dtype=np.uint64)
+    df = pd.DataFrame({"source": ids[:2], "destination": ids[1:], "weight": [1.0, 2.0]})
+    G = cgc.CompressedGraph(directed=True).from_pandas_edgelist(df, weight="weight")
+    for result in (cgc.bfs(G, int(big)), cgc.sssp(G, int(big))):
+        pred = result.set_index("vertex")["predecessor"]
+        assert str(pred.dtype) == "UInt64"
+        assert pred.isna().tolist() == [True, False, False]
+        assert pred[ids[2]] == ids[1] and pred[ids[1]] == ids[0]
+    again = cgc.bfs(G, cgc.bfs(G, int(big))["predecessor"].iloc[2])
+    assert again.set_index("vertex")["distance"][ids[2]] == 1

@@ -82,3 +82,20 @@ def test_categorical_ids_name_their_dtype():
     frame = pd.DataFrame({"source": pd.Categorical([0, 1]), "destination": [1, 0]})
     with pytest.raises(ValueError, match="dtype category: with renumber=False"):
         cgc.CompressedGraph().from_pandas_edgelist(frame, renumber=False)
+
+
+@pytest.mark.parametrize("largest", [2**40, 2**62, 2**63 - 1])
+@pytest.mark.parametrize("layout", sorted(cgc.FORMATS))
+def test_ids_too_large_to_build_are_refused_before_allocating(layout, largest):
+    """renumber=False makes max id + 1 vertices: a count no machine holds is a MemoryError
+    naming the id, not an allocation failure, a NumPy dimension error or an overflow."""
+    import numpy as np
+
+    frame = pd.DataFrame({"source": np.array([0], np.int32),  # int32 beside int64 ids
+                          "destination": np.array([largest], np.int64)})
+    with pytest.raises(MemoryError, match=f"largest vertex id, {largest}, makes .*renumber=True"):
+        cgc.CompressedGraph(format=layout).from_pandas_edgelist(frame, renumber=False)
+    with pytest.raises(MemoryError, match="renumber=True"):
+        cgc.estimate_nbytes(frame, format=layout, renumber=False)
+    G = cgc.CompressedGraph(format=layout).from_pandas_edgelist(frame, renumber=True)
+    assert G.number_of_vertices() == 2
