@@ -178,7 +178,6 @@ class CompressedGraph:
         return GraphView(
             backend=self.backend, directed=self._directed, num_edges=self._layout.num_edges,
             store_transposed=self.store_transposed,
-            weighted=weights is not None,
             weight_dtype=None if weights is None else np.dtype(weights.dtype),
             ids=self._ids, config=self._traversal, orient=self._oriented)
 

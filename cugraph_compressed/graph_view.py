@@ -81,8 +81,8 @@ class GraphView:
         Stored (directed) edges: both directions of an undirected edge.
     store_transposed : bool
         As given at the build (PageRank warns without it, as cuGraph does).
-    weighted : bool
     weight_dtype : numpy.dtype or None
+        None for an unweighted graph.
     ids : VertexIds
         Translation between user and internal ids; builds the result frames.
     config : TraversalConfig
@@ -92,7 +92,6 @@ class GraphView:
     directed: bool
     num_edges: int
     store_transposed: bool
-    weighted: bool
     weight_dtype: np.dtype | None
     ids: VertexIds
     config: TraversalConfig
@@ -105,6 +104,10 @@ class GraphView:
     @property
     def vertex_dtype(self) -> np.dtype:
         return self.ids.dtype
+
+    @property
+    def weighted(self) -> bool:
+        return self.weight_dtype is not None
 
     def adjacency(self, orientation: str) -> Adjacency:
         """The graph's lists in ``orientation`` (:data:`OUT` or :data:`ANY`) with its edge
