@@ -57,7 +57,6 @@ class CompressedGraph:
         self._columns = {}
         self._traversal = DEFAULT_CONFIG
         self.backend = None
-        self.vertex_dtype = None
         self.store_transposed = False
         self._in_lists = False  # the layout holds in-lists (directed graphs only)
 
@@ -150,7 +149,6 @@ class CompressedGraph:
             src, dst, properties = transpose_sorted(src, dst, properties, edges.num_vertices, xp)
         self._columns = edges.columns
         self._ids = VertexIds(backend, edges.num_vertices, edges.vertex_dtype, edges.renumber_map)
-        self.vertex_dtype = edges.vertex_dtype
         self.store_transposed = bool(store_transposed)
         self.backend = backend
         self._store(src, dst, properties, edges.num_vertices, in_lists)
@@ -214,7 +212,7 @@ class CompressedGraph:
         return Adjacency(layout=self._layout, in_lists=self._in_lists,
                          symmetric=not self._directed,
                          properties=MappingProxyType(dict(self._properties)),
-                         vertex_dtype=np.dtype(self.vertex_dtype), config=self._traversal)
+                         vertex_dtype=self.vertex_dtype, config=self._traversal)
 
     def _edges_by_slot(self):
         """(owner, neighbour) of every stored edge, indexed by property slot, in the vertex
@@ -240,6 +238,11 @@ class CompressedGraph:
     def layout_params(self) -> dict:
         """The layout's parameters, defaults filled in."""
         return dict(self._layout_params)
+
+    @property
+    def vertex_dtype(self):
+        """The dtype of vertex ids in results (int32 or int64); None before a build."""
+        return None if self._ids is None else self._ids.dtype
 
     @property
     def renumbered(self) -> bool:

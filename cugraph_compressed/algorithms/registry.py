@@ -52,8 +52,6 @@ class Algorithm:
         both backends need (SSSP's non-negative weights).
     short : str
         Its name in benchmark records (``wcc``).
-    weighted : bool
-        Needs edge weights.
     undirected : bool
         Runs on undirected graphs only.
     source : bool
@@ -71,7 +69,6 @@ class Algorithm:
     function: Callable
     check: Callable | None = None
     short: str = ""
-    weighted: bool = False
     undirected: bool = False
     source: bool = False
     transposed: bool = False

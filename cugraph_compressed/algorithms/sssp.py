@@ -156,7 +156,7 @@ def sssp_device(adjacency, source: int, cutoff):
 
 
 @front_door("sssp", host=sssp_host, device=sssp_device, orientation=OUT, check=check_weights,
-            weighted=True, source=True)
+            source=True)
 def sssp(G, source=None, method=None, directed=None, return_predecessors=None, unweighted=None,
          overwrite=None, indices=None, cutoff=None):
     """Shortest path distances from ``source`` over non-negative edge weights.
