@@ -20,7 +20,7 @@ from ._ids import VertexIds
 from .formats import layout_class
 from .formats.base import plain_csr_nbytes
 from .graph_view import OUT, Adjacency, GraphView
-from .kernels.traversal import DEFAULT_CONFIG, TraversalConfig
+from .kernels.traversal import TraversalConfig, checked_run
 
 
 class CompressedGraph:
@@ -55,7 +55,7 @@ class CompressedGraph:
         self._properties = {}
         self._ids = None  # VertexIds, once built
         self._columns = {}
-        self._traversal = DEFAULT_CONFIG
+        self._traversal = TraversalConfig()  # checked when CUGRAPH_COMPRESSED_CHECKED=1
         self.backend = None
         self.store_transposed = False
         self._in_lists = False  # the layout holds in-lists (directed graphs only)
@@ -221,7 +221,8 @@ class CompressedGraph:
         if self.backend == DEVICE:
             from .kernels.traversal import decode_edges
 
-            owner, neighbours = decode_edges(layout)
+            with checked_run(layout, self._traversal, "re-orienting the graph"):
+                owner, neighbours = decode_edges(layout, self._traversal)
         else:
             o, nb, positions = layout.to_coo()
             owner, neighbours = np.empty_like(o), np.empty_like(nb)

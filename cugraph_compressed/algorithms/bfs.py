@@ -72,8 +72,7 @@ def bfs_device(adjacency, sources, depth_limit):
     sources = cp.asarray(sources, dtype=dtype)
     MODULE.kernel("seed", vertex=dtype)(
         *run.grid(sources.size), (sources, np.int64(sources.size), visited, dist, frontier, size))
-    expand = [MODULE.kernel(name, view=run.view_type, vertex=dtype)
-              for name in ("expand", "expand_warps")]
+    expand = [run.kernel(MODULE, name) for name in ("expand", "expand_warps")]
     count = int(size.get()[0])
     level = 0
     while count and (depth_limit is None or level < depth_limit):

@@ -57,8 +57,7 @@ def wcc_device(adjacency):
     n = layout.num_vertices
     run = Traversal(layout, vtype, adjacency.config)
     parent = cp.arange(n, dtype=vtype)
-    hook = [MODULE.kernel(name, view=run.view_type, vertex=vtype)
-            for name in ("hook", "hook_warps")]
+    hook = [run.kernel(MODULE, name) for name in ("hook", "hook_warps")]
     run.over_lists(hook, None, n, parent)
     MODULE.kernel("compress", vertex=vtype)(*run.grid(n), (parent, np.int64(n)))
     return parent

@@ -155,7 +155,7 @@ def pagerank_device(adjacency, alpha, teleport, start, out_weight, max_iter, tol
     for name, (item_size, degrees, per_warp) in zip(("spmv", "spmv_warps"),
                                                     run.passes(ITEM_RANKS)):
         scan, total = run.items(None, n, item_size, degrees)
-        passes.append((MODULE.kernel(name, view=run.view_type, vertex=vtype, weight=wtype), scan,
+        passes.append((run.kernel(MODULE, name, weight=wtype), scan,
                        total, item_size, per_warp))
 
     def spmv(scores, pull, out):

@@ -10,7 +10,8 @@ does the same way:
 * the function body gets the graph's :class:`~cugraph_compressed.graph_view.GraphView` in
   place of the graph, checks its arguments, translates ids, and calls :meth:`Algorithm.run`,
   which fetches the adjacency in the algorithm's orientation and runs the host or the device
-  implementation (the device one inside ``device_allocations``, so its memory comes from RMM).
+  implementation (the device one inside ``device_allocations``, so its memory comes from RMM,
+  and inside ``checked_run``, so a checked run's faults become LayoutInvariantError).
 
 ``ALGORITHMS`` (in registration order) is what :func:`supported`, the package's namespace, the
 benchmark and the tests enumerate; importing :mod:`cugraph_compressed.algorithms` imports
@@ -25,6 +26,7 @@ from typing import Callable
 from .._backend import HOST, device_allocations
 from ..graph import CompressedGraph
 from ..graph_view import ANY, OUT, GraphView
+from ..kernels.traversal import checked_run
 
 #: name -> Algorithm, in registration order.
 ALGORITHMS: dict = {}
@@ -82,7 +84,7 @@ class Algorithm:
             self.check(adjacency)
         if view.backend == HOST:
             return self.host(adjacency, *args)
-        with device_allocations():
+        with device_allocations(), checked_run(adjacency.layout, adjacency.config, self.name):
             return self.device(adjacency, *args)
 
 

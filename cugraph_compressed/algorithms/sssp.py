@@ -113,8 +113,7 @@ def sssp_device(adjacency, source: int, cutoff):
     least = cp.empty(1, dtype=wtype)
     limit = wtype.type(np.inf if cutoff is None else cutoff)
     width = wtype.type(bucket_width(weights, n))
-    relax = [MODULE.kernel(name, view=run.view_type, vertex=vtype, weight=wtype)
-             for name in ("relax", "relax_warps")]
+    relax = [run.kernel(MODULE, name, weight=wtype) for name in ("relax", "relax_warps")]
     promote = MODULE.kernel("promote", vertex=vtype, weight=wtype)
     unqueue = MODULE.kernel("unqueue", vertex=vtype)
 
@@ -148,7 +147,7 @@ def sssp_device(adjacency, source: int, cutoff):
         else:
             split = split + width
     pred = cp.full(n, -1, dtype=vtype)
-    predecessors = [MODULE.kernel(name, view=run.view_type, vertex=vtype, weight=wtype)
+    predecessors = [run.kernel(MODULE, name, weight=wtype)
                     for name in ("predecessors", "predecessors_warps")]
     run.over_lists(predecessors, None, n, weights, dist, wtype.type(np.inf), np.int64(source),
                    pred)

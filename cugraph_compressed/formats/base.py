@@ -20,6 +20,7 @@ Contract of every layout:
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
@@ -116,9 +117,18 @@ class Layout:
         raise NotImplementedError(f"layout {self.name!r} has no device view yet")
 
     def view_words(self, address) -> list:
-        """The view's argument block as ints, in the order its ``load`` reads them: buffer
-        addresses (``address(array)``) and scalars."""
+        """The view's own argument words as ints, in the order its ``load`` reads them (``WORDS``
+        of them): buffer addresses (``address(array)``) and scalars."""
         raise NotImplementedError(f"layout {self.name!r} has no device view yet")
+
+    def device_words(self, address) -> list:
+        """The view's whole argument block: :meth:`view_words`, then what a checked build
+        (``kernels/common.cuh``) bounds its reads with: the vertex and edge counts and, per
+        word, the length of its buffer in elements (0 for a scalar)."""
+        words = self.view_words(lambda array: _Buffer(address(array), array.size))
+        return ([w.address if isinstance(w, _Buffer) else w for w in words]
+                + [self.num_vertices, self.num_edges]
+                + [w.size if isinstance(w, _Buffer) else 0 for w in words])
 
     @property
     def device_chunk_size(self) -> int:
@@ -127,14 +137,23 @@ class Layout:
 
     def device_view(self):
         """``(view type, argument block)`` for the GPU kernels: the argument block is a CuPy
-        uint64 array holding :meth:`view_words` of the layout's device buffers."""
+        uint64 array holding :meth:`device_words` of the layout's device buffers."""
         import cupy as cp
 
-        return self.view_type(), cp.asarray(self.view_words(lambda a: a.data.ptr), dtype=cp.uint64)
+        return self.view_type(), cp.asarray(self.device_words(lambda a: a.data.ptr),
+                                            dtype=cp.uint64)
 
     def validate(self) -> None:
         """Raise :class:`LayoutInvariantError` on any broken invariant of the layout."""
         raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class _Buffer:
+    """A buffer's word in :meth:`Layout.device_words`: its address and its length."""
+
+    address: object
+    size: int
 
 
 def ragged_positions(xp, starts, lengths):

@@ -18,36 +18,39 @@
 //   s0 + i, s0 + i + 32, ... of the range, each from its table entry (a list of one segment has
 //   no table: lane 0 decodes it after the interval walk).  Warp items of 32 segments give every
 //   lane one segment.
+// Checked builds (kernels/common.cuh) also refuse codes longer than any value needs, interval
+// counts beyond the list, intervals that leave it, and residuals out of order.
 #pragma once
 #include "kernels/bits.cuh"
 
 namespace cgc {
 
 struct CgrView {
-  const uint32_t* edge_offsets;      // low 32 bits of first_edge(v)
-  const int64_t* edge_high;          // first v whose first_edge reaches each multiple of 2**32
+  static constexpr int WORDS = 10;
+  Buffer<uint32_t> edge_offsets;     // low 32 bits of first_edge(v)
+  Buffer<int64_t> edge_high;         // first v whose first_edge reaches each multiple of 2**32
   int64_t edge_high_count;
-  const uint32_t* bit_offsets;       // the same split of first_bit(v)
-  const int64_t* bit_high;
+  Buffer<uint32_t> bit_offsets;      // the same split of first_bit(v)
+  Buffer<int64_t> bit_high;
   int64_t bit_high_count;
-  const uint32_t* stream;
+  Buffer<uint32_t> stream;
   int k;                             // zeta-k (1: Elias gamma)
   int64_t min_len;                   // min_interval_length
   int64_t seg;                       // segment_size
+  CGC_VIEW_BOUNDS(WORDS)
 
   static constexpr int TABLE_WIDTH_BITS = 6;
 
   __device__ static CgrView load(const uint64_t* args) {
-    return {reinterpret_cast<const uint32_t*>(args[0]), reinterpret_cast<const int64_t*>(args[1]),
-            (int64_t)args[2],
-            reinterpret_cast<const uint32_t*>(args[3]), reinterpret_cast<const int64_t*>(args[4]),
-            (int64_t)args[5],
-            reinterpret_cast<const uint32_t*>(args[6]), (int)args[7], (int64_t)args[8],
-            (int64_t)args[9]};
+    CgrView g{buffer<uint32_t, WORDS>(args, 0), buffer<int64_t, WORDS>(args, 1), (int64_t)args[2],
+              buffer<uint32_t, WORDS>(args, 3), buffer<int64_t, WORDS>(args, 4), (int64_t)args[5],
+              buffer<uint32_t, WORDS>(args, 6), (int)args[7], (int64_t)args[8], (int64_t)args[9]};
+    g.load_bounds(args);
+    return g;
   }
 
   // Offset i from its low 32 bits and the number of high entries <= i (most graphs have none).
-  __device__ static __forceinline__ int64_t join(const uint32_t* low, const int64_t* high,
+  __device__ static __forceinline__ int64_t join(Buffer<uint32_t> low, Buffer<int64_t> high,
                                                  int64_t count, int64_t i) {
     return (int64_t)low[i] + (upper_bound(high, (int64_t)0, count, i) << 32);
   }
@@ -65,6 +68,8 @@ struct CgrView {
     const uint32_t low = read_bits(stream, pos, 32);
     const int h = low ? __ffs(low) - 1 : 32;  // 32 zeros: only gamma's largest values
     const int s = (h + 1) * k;
+    // No value a list holds needs more than 64 payload bits; past the stream, all bits read 0.
+    CGC_REQUIRE(s <= 64, FAULT_CODE, -1, return ~0ull >> 1)
     const uint64_t t = 1ull << (h * k);
     // The s bits after the unary part (payload, then the possible extra bit); most codes are
     // short enough to take them from the 32 bits already read.
@@ -116,6 +121,8 @@ struct CgrView {
       const uint64_t gap = code(pos);
       const int64_t start = rank ? next + (int64_t)gap + 1 : v + unzigzag(gap);
       const int64_t length = (int64_t)code(pos) + min_len;
+      // An interval within the list (the walk always moves on; every lane sees the same codes)
+      CGC_REQUIRE(length >= 1 && length <= bounds.edges - rank, FAULT_CODE, v, return pos)
       const int64_t from = max(begin, rank), to = min(stop, rank + length);
       for (int64_t r = from + ((begin + lane - from) & (LANES - 1)); r < to; r += LANES)
         f(first + r, start + (r - rank));
@@ -131,14 +138,18 @@ struct CgrView {
   __device__ __forceinline__ void residuals(int64_t v, int64_t first, int64_t E, uint64_t pos,
                                             int64_t j, int64_t j0, int64_t j1, F&& f) const {
     int64_t value = 0, left = 0;  // left: residuals still to come in the current segment
+    CGC_IF_CHECKED(const int64_t j_start = j;)
     for (; j < j1; ++j) {
       const uint64_t x = code(pos);
+      CGC_IF_CHECKED(const int64_t previous = value;)
       if (left == 0) {
         value = v + unzigzag(x);
         left = seg;
       } else {
         value += (int64_t)x + 1;
       }
+      // Residuals increase, across segments too (a segment restarts its gaps, not the order)
+      CGC_REQUIRE(j == j_start || value > previous, FAULT_ORDER, v)
       --left;
       if (j >= j0) f(first + E + j, value);
     }
@@ -155,6 +166,7 @@ struct CgrView {
                                            F&& f) const {
     if (begin >= end) return;  // an empty list has no bits, not even a header
     const List L = list(v, first_edge(v + 1) - first);
+    CGC_REQUIRE(L.E >= 0 && L.E <= first_edge(v + 1) - first, FAULT_CODE, v, return)
     uint64_t after = L.intervals;  // the end of the intervals, once walked
     if (walks_intervals(L, begin))
       after = intervals<1>(v, first, after, begin, min(end, L.E), 0, f);
@@ -169,6 +181,7 @@ struct CgrView {
                                                 int64_t end, F&& f) const {
     if (begin >= end) return;
     const List L = list(v, first_edge(v + 1) - first);
+    CGC_REQUIRE(L.E >= 0 && L.E <= first_edge(v + 1) - first, FAULT_CODE, v, return)  // every lane
     const int lane = (int)lane_id();
     uint64_t after = L.intervals;
     if (walks_intervals(L, begin))

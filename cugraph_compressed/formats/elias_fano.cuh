@@ -11,43 +11,49 @@
 //   then each lane takes one wanted rank, finds the word holding it by binary search over the
 //   scanned counts (shuffles), selects the one inside that word in constant time
 //   (select_in_word) and reads its low bits, so 32 values are decoded per step.
+// Checked builds (kernels/common.cuh) also check each list's entry, that the decoders start
+// and stop among its upper bits (no scan runs past its last word) and that values increase.
 #pragma once
 #include "kernels/bits.cuh"
 
 namespace cgc {
 
 struct EfView {
-  const int64_t* blocks;  // rows of 4: first, start, record bit position, widths
-  const uint32_t* records;
-  const uint32_t* data;
+  static constexpr int WORDS = 5;  // blocks, records, data, k, log2_block
+  Buffer<int64_t> blocks;  // rows of 4: first, start, record bit position, widths
+  Buffer<uint32_t> records;
+  Buffer<uint32_t> data;
   int64_t k;       // forward-pointer stride
   int log2_block;  // log2 of the entries per row
+  CGC_VIEW_BOUNDS(WORDS)
 
   __device__ static EfView load(const uint64_t* args) {
-    return {reinterpret_cast<const int64_t*>(args[0]), reinterpret_cast<const uint32_t*>(args[1]),
-            reinterpret_cast<const uint32_t*>(args[2]), (int64_t)args[3], (int)args[4]};
+    EfView g{buffer<int64_t, WORDS>(args, 0), buffer<uint32_t, WORDS>(args, 1),
+             buffer<uint32_t, WORDS>(args, 2), (int64_t)args[3], (int)args[4]};
+    g.load_bounds(args);
+    return g;
   }
 
   // Where entry e's record lies: its row, its bit position in `records` and the row's widths.
   struct Record {
-    const int64_t* row;
+    int64_t row;  // index of the row's first word in `blocks`
     uint64_t at;
     int we, wb, wl;
   };
   __device__ __forceinline__ Record record(int64_t e) const {
     const int64_t b = e >> log2_block;
-    const int64_t* row = blocks + 4 * b;
-    const uint32_t widths = (uint32_t)row[3];  // we | wb << 8 | wl << 16
+    const int64_t row = 4 * b;
+    const uint32_t widths = (uint32_t)blocks[row + 3];  // we | wb << 8 | wl << 16
     const int we = widths & 0xFF, wb = (widths >> 8) & 0xFF, wl = (widths >> 16) & 0xFF;
-    const int64_t at = row[2] + (e - (b << log2_block)) * (we + wb + wl);
+    const int64_t at = blocks[row + 2] + (e - (b << log2_block)) * (we + wb + wl);
     return {row, (uint64_t)at, we, wb, wl};
   }
   __device__ __forceinline__ int64_t first_of(const Record& r) const {
-    return r.row[0] + (int64_t)read_wide_bits(records, r.at, r.we);
+    return blocks[r.row] + (int64_t)read_wide_bits(records, r.at, r.we);
   }
 
   __device__ __forceinline__ uint64_t start_of(const Record& r) const {
-    return (uint64_t)r.row[1] + read_wide_bits(records, r.at + r.we, r.wb);
+    return (uint64_t)blocks[r.row + 1] + read_wide_bits(records, r.at + r.we, r.wb);
   }
 
   __device__ __forceinline__ int64_t first_edge(int64_t v) const { return first_of(record(v)); }
@@ -61,6 +67,7 @@ struct EfView {
   struct List {
     uint64_t start, lo, up, stop;
     int l, w_fp;
+    CGC_IF_CHECKED(int64_t n;)
   };
   __device__ __forceinline__ List list(int64_t v) const {
     const Record rec = record(v), next = record(v + 1);
@@ -70,8 +77,20 @@ struct EfView {
     const int64_t m = (n - 1) / k;
     const int w_fp = m ? 64 - __clzll(2 * n - 1) : 0;  // bit_length(2n - 1)
     const uint64_t lo = start + (uint64_t)(m * w_fp);
-    return {start, lo, lo + (uint64_t)(n * l), start_of(next), l, w_fp};
+    return {start, lo, lo + (uint64_t)(n * l), start_of(next), l, w_fp CGC_IF_CHECKED(, n)};
   }
+#ifdef CGC_CHECKED
+  // What every list's entry gives (checked builds): its parts in order inside `data`, room for
+  // n ones in its upper bits, lows of at most 32 bits.
+  __device__ __forceinline__ bool sound(const List& L) const {
+    return L.start <= L.lo && L.lo <= L.up && L.up <= L.stop && L.stop <= 32 * data.size &&
+           L.stop - L.up >= (uint64_t)L.n && L.l <= 32;
+  }
+  // The one the decoders start from lies among the list's upper bits.
+  __device__ __forceinline__ static bool inside(const List& L, uint64_t p) {
+    return L.up <= p && p < L.stop;
+  }
+#endif
   // Position of the one of rank j * k: bit up for j = 0, else pointer j (at start + (j - 1) *
   // w_fp) holds its position - up - j * k.
   __device__ __forceinline__ uint64_t pointed_one(const List& L, int64_t j) const {
@@ -90,13 +109,17 @@ struct EfView {
                                            F&& f) const {
     if (begin >= end) return;  // rank `begin` must exist: the scan below counts ones up to it
     const List L = list(v);
+    CGC_REQUIRE(sound(L), FAULT_CODE, v, return)
     int64_t rank = begin / k * k;
     const uint64_t from = pointed_one(L, begin / k);
+    CGC_REQUIRE(inside(L, from), FAULT_CODE, v, return)
+    CGC_IF_CHECKED(const uint64_t last = (L.stop - 1) >> 5; int64_t previous = -1;)
     uint64_t w = from >> 5;
     uint32_t word = data[w] & (0xFFFFFFFFu << (from & 31));  // bits before `from` are not uppers
     // Skip to rank `begin`: whole words by popcount, then the lowest ones of its word.  The list
     // has n > begin ones, so no skipped word lies past the list's end.
     for (int c = __popc(word); rank + c <= begin; c = __popc(word)) {
+      CGC_REQUIRE(w < last, FAULT_CODE, v, return)  // fewer ones than the list's length
       rank += c;
       word = data[++w];
     }
@@ -104,10 +127,17 @@ struct EfView {
     // Every one up to rank end - 1 <= n - 1 is this list's: the scan stops at the list's last bit
     // at the latest, and the next list's bits in that word are never looked at.
     for (; rank < end; ++rank) {
-      while (!word) word = data[++w];
+      while (!word) {
+        CGC_REQUIRE(w < last, FAULT_CODE, v, return)
+        word = data[++w];
+      }
       const uint64_t p = (w << 5) + (uint64_t)(__ffs(word) - 1);
       word &= word - 1;
-      f(first + rank, value(L, p, rank));
+      const int64_t x = value(L, p, rank);
+      CGC_REQUIRE(p < L.stop, FAULT_CODE, v)  // a one of the next list's
+      CGC_REQUIRE(x > previous, FAULT_ORDER, v)
+      CGC_IF_CHECKED(previous = x;)
+      f(first + rank, x);
     }
   }
 
@@ -117,11 +147,15 @@ struct EfView {
                                                 int64_t end, F&& f) const {
     if (begin >= end) return;
     const List L = list(v);
+    CGC_REQUIRE(sound(L), FAULT_CODE, v, return)  // the same for every lane: they return together
     const unsigned lane = lane_id();
     int64_t rank = begin / k * k;  // rank of the first one of the window
     const uint64_t from = pointed_one(L, begin / k);
+    CGC_REQUIRE(inside(L, from), FAULT_CODE, v, return)
     const uint64_t last = (L.stop - 1) >> 5;  // the list's last word: lanes past it load nothing
+    CGC_IF_CHECKED(int64_t previous = -1;)  // the value of the rank before the step's first
     for (uint64_t w = from >> 5; rank < end; w += WARP) {
+      CGC_REQUIRE(w <= last, FAULT_CODE, v, return)  // fewer ones than the list's length
       // Lane i holds word w + i.  The next list's bits in the last word follow this list's n
       // ones, so none of their ones gets a wanted rank.
       const uint64_t mine = w + lane;
@@ -137,6 +171,18 @@ struct EfView {
         const int holder = warp_upper_bound(through, target);
         const uint32_t held = __shfl_sync(FULL_WARP, word, holder);
         const int before = __shfl_sync(FULL_WARP, through - count, holder);
+#ifdef CGC_CHECKED
+        // Each lane's value above the one of the rank before (lane 0: the previous step's last).
+        int64_t x = (int64_t)(~0ull >> 1);  // lanes without a rank: above any value
+        if (r < to_rank) {
+          const uint64_t p = ((w + (uint64_t)holder) << 5) + select_in_word(held, target - before);
+          CGC_REQUIRE(p < L.stop, FAULT_CODE, v)  // a one of the next list's
+          x = value(L, p, r);
+        }
+        const int64_t up = __shfl_up_sync(FULL_WARP, x, 1);
+        CGC_REQUIRE(r >= to_rank || x > (lane ? up : previous), FAULT_ORDER, v)
+        previous = __shfl_sync(FULL_WARP, x, (int)min((int64_t)WARP - 1, to_rank - 1 - (r - lane)));
+#endif
         if (r < to_rank) {
           const int bit = select_in_word(held, target - before);
           const uint64_t p = ((w + (uint64_t)holder) << 5) + (uint64_t)bit;

@@ -23,6 +23,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_ARCH = "sm_90"
 CACHE_ENV = "CUGRAPH_COMPRESSED_KERNEL_CACHE"
@@ -215,6 +217,10 @@ def registered() -> dict:
 
 _loaded: dict[tuple, object] = {}
 
+#: The define of checked builds (``kernels/common.cuh``): bounded reads and a fault word.
+CHECKED = "CGC_CHECKED"
+_NO_FAULT = (0, 2**64 - 1)  # cgc_fault's initial value: no kind, no vertex
+
 
 def device_arch() -> str:
     """The real architecture of the current CUDA device, e.g. ``"sm_90"``."""
@@ -242,3 +248,25 @@ def get_kernel(source, name_expression: str, name_expressions=None, *, defines=(
         _loaded[cache_key] = module
     raw, lowered = module
     return raw.get_function(lowered[name_expression])
+
+
+def take_faults():
+    """``(kinds, vertex)`` recorded by every loaded checked module since the last call (the OR
+    of the ``FAULT_*`` bits of ``kernels/common.cuh`` and the least vertex whose list met one,
+    None when none did), or None when no fault was recorded; resets them.  Waits for the
+    current device's work."""
+    import cupy
+
+    kinds, vertex = 0, None
+    device = cupy.cuda.Device().id
+    for (_, _, defines, _, on), (raw, _) in _loaded.items():
+        if CHECKED not in defines or on != device:
+            continue
+        word = cupy.ndarray((2,), dtype=cupy.uint64, memptr=raw.get_global("cgc_fault"))
+        got = word.get()
+        if int(got[0]):
+            kinds |= int(got[0])
+            if int(got[1]) != _NO_FAULT[1]:
+                vertex = int(got[1]) if vertex is None else min(vertex, int(got[1]))
+            word.set(np.asarray(_NO_FAULT, dtype=np.uint64))
+    return (kinds, vertex) if kinds else None

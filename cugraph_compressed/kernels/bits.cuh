@@ -1,13 +1,14 @@
 // Reading and writing fields of a bit stream (layout documented in formats/bits.py):
 // bit i is bit (i % 32) of word i / 32, least significant first; streams carry tail padding,
-// so reading the two words at a data position never leaves the buffer.
+// so reading the two words at a data position never leaves the buffer (of a valid layout: a
+// checked build bounds every read, kernels/common.cuh).
 #pragma once
 #include "kernels/common.cuh"
 
 namespace cgc {
 
 // The `width` (0..32) bits at bit position `pos`.
-__device__ __forceinline__ uint32_t read_bits(const uint32_t* words, uint64_t pos, int width) {
+__device__ __forceinline__ uint32_t read_bits(Buffer<uint32_t> words, uint64_t pos, int width) {
   const uint64_t w = pos >> 5;
   const uint64_t window = (uint64_t)words[w] | ((uint64_t)words[w + 1] << 32);
   const uint64_t mask = width >= 32 ? 0xFFFFFFFFull : ((1ull << width) - 1ull);
@@ -16,7 +17,7 @@ __device__ __forceinline__ uint32_t read_bits(const uint32_t* words, uint64_t po
 
 // A field of `width` (0..64) bits at `pos`, stored as its low 32 bits at pos and the rest at
 // pos + 32 (how the layouts write fields wider than 32 bits).
-__device__ __forceinline__ uint64_t read_wide_bits(const uint32_t* words, uint64_t pos, int width) {
+__device__ __forceinline__ uint64_t read_wide_bits(Buffer<uint32_t> words, uint64_t pos, int width) {
   const uint64_t low = read_bits(words, pos, width < 32 ? width : 32);
   return width > 32 ? low | ((uint64_t)read_bits(words, pos + 32, width - 32) << 32) : low;
 }

@@ -10,11 +10,96 @@ typedef unsigned long long uint64_t;
 #include <cstdint>
 #endif
 
+// Checked decoding (-DCGC_CHECKED; TraversalConfig.checked).  A checked build bounds every read
+// of a layout buffer (Buffer<T>), every decode loop by its list, and meets what no valid layout
+// holds (a list outside [0, E], a neighbour outside [0, V), a list out of order, an impossible
+// code) by setting a bit of `cgc_fault` and skipping it; the driver (kernels/traversal.py) turns
+// the bits into LayoutInvariantError after the run.  Never __trap(): it poisons the CUDA context
+// of the whole process.  An unchecked build compiles none of it: Buffer<T> is a plain pointer and
+// CGC_REQUIRE expands to nothing.
+namespace cgc {
+constexpr unsigned long long FAULT_OUTSIDE_BUFFER = 1;  // a read past the end of its buffer
+constexpr unsigned long long FAULT_LIST_EXTENT = 2;     // first_edge or degree outside [0, E]
+constexpr unsigned long long FAULT_NEIGHBOUR = 4;       // neighbour outside [0, V), slot outside [0, E)
+constexpr unsigned long long FAULT_ORDER = 8;           // a list that is not strictly increasing
+constexpr unsigned long long FAULT_CODE = 16;           // a code, pointer or count no list holds
+}  // namespace cgc
+
+#ifdef CGC_CHECKED
+// The fault kinds met (OR of FAULT_*) and the least vertex whose list met one; the driver reads
+// and resets them through the module's global of this (unmangled) name.
+extern "C" {
+__device__ unsigned long long cgc_fault[2] = {0ull, ~0ull};
+}
+
+namespace cgc {
+__device__ __forceinline__ void fault(unsigned long long kind, int64_t vertex) {
+  atomicOr(&cgc_fault[0], kind);
+  if (vertex >= 0) atomicMin(&cgc_fault[1], (unsigned long long)vertex);
+}
+
+// A layout buffer that knows its length: a read past it faults and gives 0.
+template <typename T>
+struct Buffer {
+  const T* data;
+  uint64_t size;
+  __device__ __forceinline__ T operator[](uint64_t i) const {
+    if (i < size) return data[i];
+    fault(FAULT_OUTSIDE_BUFFER, -1);
+    return T(0);
+  }
+};
+
+// The vertex and edge counts of the layout a view reads.
+struct Bounds {
+  int64_t vertices, edges;
+};
+}  // namespace cgc
+
+// Unless `condition` holds: record fault `kind` at `vertex` (-1: none), then run the rest
+// (`return`, `break`, ...).  Callers keep a warp's lanes together: a collective that follows is
+// reached by all of them or none.
+#define CGC_IF_CHECKED(...) __VA_ARGS__
+#define CGC_REQUIRE(condition, kind, vertex, ...) \
+  if (!(condition)) {                             \
+    ::cgc::fault(kind, vertex);                   \
+    __VA_ARGS__;                                  \
+  }
+// A view's bounds member and the call that loads it from its argument block.
+#define CGC_VIEW_BOUNDS(WORDS)                                      \
+  ::cgc::Bounds bounds;                                             \
+  __device__ __forceinline__ void load_bounds(const uint64_t* args) { \
+    bounds = {(int64_t)args[WORDS], (int64_t)args[WORDS + 1]};      \
+  }
+#else
+namespace cgc {
+template <typename T>
+using Buffer = const T*;
+}  // namespace cgc
+#define CGC_IF_CHECKED(...)
+#define CGC_REQUIRE(condition, kind, vertex, ...)
+#define CGC_VIEW_BOUNDS(WORDS) \
+  __device__ __forceinline__ void load_bounds(const uint64_t*) {}
+#endif
+
 namespace cgc {
 
-// Index of the first element of sorted `a[lo, hi)` greater than `x` (hi when none is).
-template <typename T, typename I>
-__device__ __forceinline__ I upper_bound(const T* a, I lo, I hi, T x) {
+// Buffer `word` of a view's argument block, which holds the view's own WORDS words, then the
+// vertex and edge counts and, per word, the length of its buffer in elements (0 for a scalar):
+// Layout.device_words.  Only a checked build reads past the view's own words.
+template <typename T, int WORDS>
+__device__ __forceinline__ Buffer<T> buffer(const uint64_t* args, int word) {
+#ifdef CGC_CHECKED
+  return {reinterpret_cast<const T*>(args[word]), args[WORDS + 2 + word]};
+#else
+  return reinterpret_cast<const T*>(args[word]);
+#endif
+}
+
+// Index of the first element of sorted `a[lo, hi)` greater than `x` (hi when none is); `a` is a
+// pointer or a Buffer.
+template <typename A, typename I, typename T>
+__device__ __forceinline__ I upper_bound(const A& a, I lo, I hi, T x) {
   while (lo < hi) {
     I mid = lo + (hi - lo) / 2;
     if (a[mid] <= x) lo = mid + 1; else hi = mid;

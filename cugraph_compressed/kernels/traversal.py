@@ -10,12 +10,14 @@ once (NVRTC, cached on disk) and CI compiles them all.  This module sits below b
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+import os
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-from . import get_kernel, grid_size, register
+from . import CHECKED, get_kernel, grid_size, register, take_faults
 
 HERE = Path(__file__).parent
 #: cgc::BLOCK / cgc::ITEMS (traverse.cuh) and cgc::WARP (common.cuh); a test reads them there.
@@ -59,17 +61,31 @@ class Module:
         return [n for fmt, w, v in self.templates.values()
                 for n in instantiations(fmt, weights=w, view=v)]
 
-    def kernel(self, name, *, view=None, vertex=None, weight=None):
+    def kernel(self, name, *, view=None, vertex=None, weight=None, checked=False):
+        """One instantiation of template ``name``; ``checked``: from the checked build
+        (``kernels/common.cuh``), which only kernels reading a layout view differ in."""
         fmt = self.templates[name][0]
         vertex = VERTEX_TYPES.get(np.dtype(vertex)) if vertex is not None else None
         weight = WEIGHT_TYPES.get(np.dtype(weight)) if weight is not None else None
         expr = fmt.format(view=view, vertex=vertex, weight=weight)
-        return get_kernel(self.source, expr, self.all_names())
+        return get_kernel(self.source, expr, self.all_names(),
+                          defines=(CHECKED,) if checked else ())
+
+
+#: Set to 1 to make ``TraversalConfig.checked`` default to True in this process.
+CHECKED_ENV = "CUGRAPH_COMPRESSED_CHECKED"
+
+
+def _checked_default() -> bool:
+    value = os.environ.get(CHECKED_ENV, "")
+    if value not in ("", "0", "1"):
+        raise ValueError(f"{CHECKED_ENV}={value!r} must be 0 or 1")
+    return value == "1"
 
 
 @dataclass(frozen=True)
 class TraversalConfig:
-    """Tuning knobs of the passes over lists; a graph's is ``CompressedGraph.traversal``.
+    """How the device kernels pass over lists; a graph's is ``CompressedGraph.traversal``.
 
     Parameters
     ----------
@@ -84,12 +100,25 @@ class TraversalConfig:
         threads of a warp read neighbouring list headers and write neighbouring results.
         None: never sorted (it costs more than it gains on most layouts:
         ``benchmarks/tuning.py`` measures both ways beside cuGraph).
+    checked : bool
+        Decode with the checked kernels: no read leaves a layout buffer, no decode loop runs
+        past its list, and a list that breaks what the decoders rely on (its extent, its
+        neighbours' range and order, its codes) raises
+        :class:`~cugraph_compressed.LayoutInvariantError` after the run instead of reading
+        out of bounds.  Costs time (``benchmarks/tuning.py --knob checked``); meant for layouts
+        that may be corrupted.  A corruption that keeps every read in bounds and every list
+        increasing and in range decodes as a valid, different graph: only
+        ``CompressedGraph.validate()`` compares everything.  Defaults to False, or to True
+        when the environment sets ``CUGRAPH_COMPRESSED_CHECKED=1``.
     """
 
     warp_item_ranks: int | None = 1024
     sort_frontiers_from: int | None = None
+    checked: bool = field(default_factory=_checked_default)
 
     def __post_init__(self):
+        if not isinstance(self.checked, (bool, np.bool_)):
+            raise TypeError(f"TraversalConfig.checked={self.checked!r} must be a bool")
         for name in ("warp_item_ranks", "sort_frontiers_from"):
             value = getattr(self, name)
             if value is not None and (isinstance(value, bool)
@@ -97,7 +126,45 @@ class TraversalConfig:
                 raise ValueError(f"TraversalConfig.{name}={value!r} must be None or an int >= 1")
 
 
-DEFAULT_CONFIG = TraversalConfig()
+DEFAULT_CONFIG = TraversalConfig(checked=False)
+
+
+@contextmanager
+def checked_run(layout, config: TraversalConfig, what: str):
+    """Run device work on ``layout`` under ``config``: with ``config.checked``, faults the
+    checked kernels record (``kernels/common.cuh``) raise LayoutInvariantError, also when the
+    work failed because of them (the work's exception is chained)."""
+    if not config.checked:
+        yield
+        return
+    take_faults()  # anything left from an earlier failure is not this run's
+    try:
+        yield
+    except Exception as exc:
+        fault = take_faults()
+        if fault:
+            raise _fault_error(layout, what, fault) from exc
+        raise
+    fault = take_faults()
+    if fault:
+        raise _fault_error(layout, what, fault)
+
+
+#: The FAULT_* bits of kernels/common.cuh, as the error names them.
+FAULTS = {1: "a read past the end of a buffer", 2: "a list extent outside [0, num_edges]",
+          4: "a neighbour outside [0, num_vertices)", 8: "a list that is not strictly increasing",
+          16: "a code, pointer or count that no valid list holds"}
+
+
+def _fault_error(layout, what, fault):
+    from ..formats import LayoutInvariantError
+
+    kinds, vertex = fault
+    met = "; ".join(text for bit, text in FAULTS.items() if kinds & bit)
+    where = "" if vertex is None else f", first at the list of vertex {vertex}"
+    return LayoutInvariantError(
+        f"the {layout.name!r} layout is corrupted: {what} met {met}{where} while decoding "
+        "(checked kernels); CompressedGraph.validate() names the broken invariant")
 
 TRAVERSE = Module(HERE / "traverse.cu", {
     "count_items": ("count_items<{view}, {vertex}>", False, True),
@@ -117,15 +184,22 @@ class Traversal:
         self.config = config
         self.view_type, self.view = layout.device_view()
         self.vertex_dtype = np.dtype(vertex_dtype)
+        self.checked = config.checked
         self.n = layout.num_vertices
         self.counts = cp.empty(max(self.n, 1), dtype=cp.int64)
         self._dummy = cp.zeros(1, dtype=self.vertex_dtype)
+
+    def kernel(self, module: Module, name: str, weight=None):
+        """``module``'s kernel ``name`` for this run's view and vertex type (and ``weight``),
+        checked or not as the config says."""
+        return module.kernel(name, view=self.view_type, vertex=self.vertex_dtype, weight=weight,
+                             checked=self.checked)
 
     def items(self, vertices, count, item_size, degrees=ALL_DEGREES):
         """Inclusive prefix sum of the item counts of ``vertices[:count]`` (None: all
         vertices) and the total number of items; only lists whose degree lies in
         ``[degrees[0], degrees[1])`` get items."""
-        kernel = TRAVERSE.kernel("count_items", view=self.view_type, vertex=self.vertex_dtype)
+        kernel = self.kernel(TRAVERSE, "count_items")
         every = vertices is None
         kernel((grid_size(count, BLOCK),), (BLOCK,),
                (self.view, self._dummy if every else vertices, np.int32(every), np.int64(count),
@@ -197,18 +271,18 @@ def list_passes(layout, config: TraversalConfig, thread_ranks: int = 1):
     return [(per_thread, (0, long_list), False), (long_list, (long_list, ALL_DEGREES[1]), True)]
 
 
-def decode_edges(layout):
+def decode_edges(layout, config: TraversalConfig = DEFAULT_CONFIG):
     """(owner, neighbour) of every edge, by property slot, decoded on the GPU through the
     layout's device view (int64 CuPy arrays).  A list's slots are consecutive, in vertex order,
     so the owners come from the prefix sum of the degrees."""
     import cupy as cp
 
     n = layout.num_vertices
-    run = Traversal(layout, np.int32 if n <= np.iinfo(np.int32).max else np.int64)
+    run = Traversal(layout, np.int32 if n <= np.iinfo(np.int32).max else np.int64, config)
     item_size = layout_item_size(layout)
     scan, total = run.items(None, n, item_size)
     neighbours = cp.full(layout.num_edges, -1, dtype=cp.int64)
-    kernel = TRAVERSE.kernel("decode_items", view=run.view_type, vertex=run.vertex_dtype)
+    kernel = run.kernel(TRAVERSE, "decode_items")
     run.launch(kernel, None, n, scan, total, item_size, neighbours)
     ends, _ = run.items(None, n, 1)  # items of one rank: the degrees' prefix sum
     owners = cp.searchsorted(ends, cp.arange(layout.num_edges, dtype=cp.int64), side="right")

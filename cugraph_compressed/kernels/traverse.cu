@@ -18,6 +18,7 @@ decode_items(const uint64_t* view, const D* unused, const int64_t* scan, int64_t
   const View g = View::load(view);
   cgc::for_each_item(g, unused, 1, scan, n, total, item_size,
                      [&](int64_t, int64_t u, int64_t first, int64_t begin, int64_t end) {
-    g.for_each(u, first, begin, end, [&](int64_t slot, int64_t v) { neighbours[slot] = v; });
+    auto write = [&](int64_t slot, int64_t v) { neighbours[slot] = v; };
+    g.for_each(u, first, begin, end, CGC_EDGES(g, u, write));
   });
 }

@@ -39,6 +39,37 @@ __device__ __forceinline__ int64_t member(const D* vertices, int all, int64_t i)
   return all ? i : (int64_t)vertices[i];
 }
 
+// The length of u's list as the core hands it out: a checked build (kernels/common.cuh) takes a
+// list that leaves [0, E] for an empty one and records the fault.
+template <class View>
+__device__ __forceinline__ int64_t list_degree(const View& g, int64_t u) {
+#ifdef CGC_CHECKED
+  const int64_t first = g.first_edge(u), next = g.first_edge(u + 1);
+  CGC_REQUIRE(0 <= first && first <= next && next <= g.bounds.edges, FAULT_LIST_EXTENT, u,
+              return 0)
+  return next - first;
+#else
+  return g.degree(u);
+#endif
+}
+
+#ifdef CGC_CHECKED
+// The decoder's callback `edge` of u's list, passing on only neighbours in [0, V) at slots in
+// [0, E): what the algorithms index their arrays with.
+template <class View, class F>
+__device__ __forceinline__ auto checked_edges(const View& g, int64_t u, F& edge) {
+  return [&g, u, &edge](int64_t slot, int64_t v) {
+    if ((uint64_t)v < (uint64_t)g.bounds.vertices && (uint64_t)slot < (uint64_t)g.bounds.edges)
+      edge(slot, v);
+    else
+      fault(FAULT_NEIGHBOUR, u);
+  };
+}
+#define CGC_EDGES(g, u, edge) ::cgc::checked_edges(g, u, edge)
+#else
+#define CGC_EDGES(g, u, edge) edge
+#endif
+
 // Items of the lists whose degree is in [min_degree, max_degree), none for the others.
 template <class View, typename D>
 __device__ void count_items_impl(const View& g, const D* vertices, int all, int64_t n,
@@ -46,7 +77,7 @@ __device__ void count_items_impl(const View& g, const D* vertices, int all, int6
                                  int64_t* counts) {
   const int64_t stride = (int64_t)gridDim.x * blockDim.x;
   for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += stride) {
-    const int64_t degree = g.degree(member(vertices, all, i));
+    const int64_t degree = list_degree(g, member(vertices, all, i));
     const bool in_range = degree >= min_degree && degree < max_degree;
     counts[i] = in_range ? (degree + item_size - 1) / item_size : 0;
   }
@@ -58,7 +89,7 @@ __device__ __forceinline__ void visit_item(const View& g, const D* vertices, int
                                            int64_t before, int64_t item, int64_t item_size, F&& f) {
   const int64_t u = member(vertices, all, i);
   const int64_t begin = (item - before) * item_size;
-  f(i, u, g.first_edge(u), begin, min(begin + item_size, g.degree(u)));
+  f(i, u, g.first_edge(u), begin, min(begin + item_size, list_degree(g, u)));
 }
 
 template <class View, typename D, class F>
@@ -121,8 +152,8 @@ __device__ __forceinline__ void for_each_list_item(const View& g, const D* verti
                                                    int64_t item_size, F&& f) {
   auto visit = [&](int64_t, int64_t u, int64_t first, int64_t begin, int64_t end) {
     auto decode = [&](auto&& edge) {
-      if constexpr (PerWarp) g.warp_for_each(u, first, begin, end, edge);
-      else g.for_each(u, first, begin, end, edge);
+      if constexpr (PerWarp) g.warp_for_each(u, first, begin, end, CGC_EDGES(g, u, edge));
+      else g.for_each(u, first, begin, end, CGC_EDGES(g, u, edge));
     };
     f(u, begin, end, decode);
   };

@@ -1,6 +1,8 @@
 """Every layout's device view (formats/*.cuh), compiled as C++ for the CPU under AddressSanitizer
 and UBSan, decodes exactly what the host decoder does: degrees, property slots and neighbours,
-for items of every size the traversal core may give it, with no read past a buffer.
+for items of every size the traversal core may give it, with no read past a buffer.  The checked
+build (-DCGC_CHECKED, kernels/common.cuh) decodes valid layouts the same with no fault, and
+corrupted ones without a read past a buffer or an endless loop, reporting the corruption.
 
 The GPU tests run the same views inside the real kernels; this runs them everywhere CI does.
 """
@@ -18,7 +20,7 @@ import cugraph_compressed as cgc
 from cugraph_compressed.algorithms.pagerank import ITEM_RANKS
 from cugraph_compressed.formats import FORMATS
 from cugraph_compressed.generators import rmat_edgelist
-from cugraph_compressed.kernels import PACKAGE_ROOT
+from cugraph_compressed.kernels import CHECKED, PACKAGE_ROOT
 from cugraph_compressed.kernels.traversal import layout_item_size, warp_item_size
 
 NATIVE = Path(__file__).resolve().parent
@@ -34,8 +36,7 @@ PARAMS = {"csr": [{}, {"force_64bit": True}],
 CASES = [(fmt, p) for fmt in sorted(FORMATS) for p in PARAMS[fmt]]
 
 
-@pytest.fixture(scope="module")
-def driver(tmp_path_factory):
+def _build(tmp_path_factory, defines=()):
     compiler = shutil.which("g++") or shutil.which("c++")
     if compiler is None:
         pytest.skip("no C++ compiler (g++) to build the device views for the CPU")
@@ -43,11 +44,15 @@ def driver(tmp_path_factory):
     cases = "\n".join(f"  if (view == {i}) f(({t}*)nullptr);" for i, t in enumerate(VIEW_TYPES))
     (build / "view_types.h").write_text(
         f"template <class F> void for_view(int64_t view, F&& f) {{\n{cases}\n}}\n")
-    exe = build / "view_driver"
+    exe = build / ("view_driver_checked" if defines else "view_driver")
     cmd = [compiler, "-std=c++20", "-O1", "-g", "-pthread", "-fsanitize=address,undefined",
            "-fno-sanitize-recover=all", "-fno-omit-frame-pointer", "-Wall", "-Wno-unused-function",
-           f"-I{build}", f"-I{NATIVE}", f"-I{PACKAGE_ROOT}", str(NATIVE / "view_driver.cpp"),
-           "-o", str(exe)]
+           f"-I{build}", f"-I{NATIVE}", f"-I{PACKAGE_ROOT}", *(f"-D{d}" for d in defines),
+           str(NATIVE / "view_driver.cpp"), "-o", str(exe)]
+    if defines:
+        # Decoding garbage overflows integers: GPU arithmetic wraps, and what the checked build
+        # promises is bounded reads and loops, so wrap here too instead of stopping.
+        cmd[1:1] = ["-fwrapv", "-fno-sanitize=signed-integer-overflow"]
     done = subprocess.run(cmd, capture_output=True, text=True)
     if done.returncode != 0 and "sanitize" in done.stderr and "cannot find" in done.stderr:
         pytest.skip(f"the compiler has no sanitizer runtime: {done.stderr.strip()[:300]}")
@@ -55,9 +60,25 @@ def driver(tmp_path_factory):
     return exe
 
 
-def test_shim_warp_collectives(driver):
+@pytest.fixture(scope="module")
+def plain_driver(tmp_path_factory):
+    return _build(tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def checked_driver(tmp_path_factory):
+    return _build(tmp_path_factory, [CHECKED])
+
+
+@pytest.fixture(scope="module", params=["plain", "checked"])
+def driver(request):
+    """The view driver, unchecked and checked: both decode valid layouts the same."""
+    return request.getfixturevalue(f"{request.param}_driver")
+
+
+def test_shim_warp_collectives(plain_driver):
     """The shim's shuffles, scans and ballots give every lane of every warp what a GPU does."""
-    done = subprocess.run([str(driver)], input=struct.pack("<q", -1), capture_output=True,
+    done = subprocess.run([str(plain_driver)], input=struct.pack("<q", -1), capture_output=True,
                           timeout=60)
     assert done.returncode == 0, done.stderr.decode(errors="replace")[-3000:]
     assert done.stdout.decode().strip() == "0"
@@ -82,10 +103,16 @@ THREAD, TRAVERSE, WARP, PULL, PUSH = 0, 1, 2, 3, 4  # the driver's modes
 NEVER = 2**62  # a warp degree no list reaches
 
 
-def _call(exe, layout, mode, item_size, warp_item_size, warp_degree, every, vertices):
-    """The driver's int64 output for one request (its stdin format: view_driver.cpp)."""
+def _call(exe, layout, mode, item_size, warp_item_size, warp_degree, every, vertices,
+          corrupt=None):
+    """The driver's int64 output for one request (its stdin format: view_driver.cpp), less the
+    fault words of a checked driver, which must be zero; with ``corrupt``, which changes the
+    layout's buffers first (``corrupt(arrays)``), (output, fault kinds) instead."""
     buffers = _Buffers()
-    words = layout.view_words(buffers)
+    words = layout.device_words(buffers)
+    if corrupt is not None:
+        buffers.arrays = [a.copy() for a in buffers.arrays]
+        corrupt(buffers.arrays)
     out = [mode, VIEW_TYPES.index(layout.view_type()), len(buffers.arrays)]
     blob = bytearray(struct.pack("<3q", *out))
     for array in buffers.arrays:
@@ -99,7 +126,18 @@ def _call(exe, layout, mode, item_size, warp_item_size, warp_degree, every, vert
     blob += vertices.astype("<i8").tobytes()
     done = subprocess.run([str(exe)], input=bytes(blob), capture_output=True, timeout=600)
     assert done.returncode == 0, done.stderr.decode(errors="replace")[-3000:]
-    return np.frombuffer(done.stdout, dtype="<i8")
+    out = np.frombuffer(done.stdout, dtype="<i8")
+    if not _is_checked(exe):
+        return out if corrupt is None else (out, 0)
+    out, kinds = out[:-2], int(out[-2])
+    if corrupt is not None:
+        return out, kinds
+    assert kinds == 0, f"faults {kinds:#x} on a valid layout, at vertex {out[-1]}"
+    return out
+
+
+def _is_checked(exe):
+    return exe.name.endswith("_checked")
 
 
 def run_view(exe, layout, item_size, vertices=None, mode=THREAD, warp_item_size=32,
@@ -222,7 +260,7 @@ def test_traversal_core_visits_every_edge_once(driver, fmt, params, graph, lists
 @pytest.mark.parametrize("graph, lists", SPLITS, ids=[f"{g}-{s}" for g, s in SPLITS])
 @pytest.mark.parametrize("fmt, params", TRAVERSAL_CASES,
                          ids=[f"{f}-{p}" for f, p in TRAVERSAL_CASES])
-def test_pagerank_product_through_threads_and_warps(driver, fmt, params, graph, lists):
+def test_pagerank_product_through_threads_and_warps(plain_driver, fmt, params, graph, lists):
     """PageRank's own kernels (pagerank_spmv, per thread and per warp) compute its weighted product
     exactly, pulling and pushing, with lists split between them as pagerank.py splits them:
     a pulled warp item's lane sums meet in warp_sum and one atomic from lane 0, next to the
@@ -237,6 +275,43 @@ def test_pagerank_product_through_threads_and_warps(driver, fmt, params, graph, 
     warp_degree = {"threads": NEVER, "split": warp_items, "warps": 0}[lists]
     item_size = layout_item_size(layout, ITEM_RANKS)
     for mode, to, frm in ((PULL, owner, neighbours), (PUSH, neighbours, owner)):
-        got = _call(driver, layout, mode, item_size, warp_items, warp_degree, True, np.arange(n))
+        got = _call(plain_driver, layout, mode, item_size, warp_items, warp_degree, True,
+                    np.arange(n))
         want = np.bincount(to, weights=scaled[frm] * share, minlength=n).astype(np.int64)
         assert np.array_equal(got, want)
+
+
+def corruption(seed, count=64):
+    """``corrupt(arrays)`` changing ``count`` random bytes of the largest buffer."""
+    def corrupt(arrays):
+        largest = max(arrays, key=lambda a: a.nbytes)
+        raw = largest.view(np.uint8).reshape(-1)
+        rng = np.random.default_rng(seed)
+        at = rng.choice(raw.size, size=min(count, raw.size), replace=False)
+        raw[at] ^= rng.integers(1, 256, size=at.size, dtype=np.uint8)  # every byte changes
+    return corrupt
+
+
+SEEDS = range(8)
+CORRUPTED_CASES = [(fmt, p) for fmt in sorted(FORMATS) for p in PARAMS[fmt][:2]]
+
+
+@pytest.mark.parametrize("fmt, params", CORRUPTED_CASES,
+                         ids=[f"{f}-{p}" for f, p in CORRUPTED_CASES])
+def test_checked_views_report_corrupted_buffers(checked_driver, fmt, params):
+    """64 random bytes changed in a layout's largest buffer, validate() not run: the checked
+    views decode every list (per thread, per warp, through the core) with no read past a buffer
+    (AddressSanitizer) and no endless loop (the timeout), and either report a fault or decode
+    exactly the uncorrupted lists (a change in padding or unused bits).  Most seeds fault."""
+    layout = layout_of(fmt, params, "rmat", False)
+    chunk = layout.device_chunk_size
+    faulted = 0
+    every = np.arange(layout.num_vertices)
+    for mode, item_size in ((THREAD, chunk), (WARP, 1), (TRAVERSE, chunk)):
+        args = (layout, mode, item_size, warp_item_size(layout), 0, True, every)
+        clean = _call(checked_driver, *args)
+        for seed in SEEDS:
+            out, kinds = _call(checked_driver, *args, corrupt=corruption(seed))
+            assert kinds or np.array_equal(out, clean), (seed, mode)
+            faulted += bool(kinds)
+    assert faulted >= 2 * len(SEEDS), faulted

@@ -48,3 +48,16 @@ def test_compile_errors_carry_the_log(tmp_path, monkeypatch):
     source.write_text("__global__ void k() { undefined_symbol(); }\n")
     with pytest.raises(kernels.KernelCompileError, match="undefined_symbol"):
         kernels.compile_module(source, ["k"])
+
+
+def test_checked_build_is_its_own_module(tmp_path, monkeypatch):
+    """-DCGC_CHECKED (TraversalConfig.checked) compiles a separate cubin holding the fault word
+    the driver reads; the unchecked build has none of it (and a different cache key)."""
+    monkeypatch.setenv(kernels.CACHE_ENV, str(tmp_path))
+    source = PACKAGE / "kernels" / "traverse.cu"
+    names = [n for n in kernels.registered()[source.resolve()] if "CsrView<int, int>" in n]
+    plain = kernels.compile_module(source, names)
+    checked = kernels.compile_module(source, names, defines=(kernels.CHECKED,))
+    assert plain.cubin_path != checked.cubin_path
+    assert b"cgc_fault" in checked.cubin_path.read_bytes()
+    assert b"cgc_fault" not in plain.cubin_path.read_bytes()

@@ -20,6 +20,9 @@
 // stdout (int64): chunk_size(); per vertex first_edge and degree; per property slot the
 // neighbour written there (-1 if none) and how many times it was written.  Modes 3 and 4: per
 // vertex its entry of the product (small integers, exact in float64 whatever the order).
+// Built with -DCGC_CHECKED (kernels/common.cuh), the views bound every read and record faults
+// instead: the degrees are the core's (list_degree), the decoders' neighbours pass the core's
+// range check (CGC_EDGES), and the output ends with the two words of cgc_fault.
 #include "cuda_host_shim.h"
 #include "kernels/traverse.cuh"
 #include "algorithms/pagerank.cu"
@@ -129,12 +132,13 @@ static void run(int64_t mode, const uint64_t* args, int64_t num_edges, int64_t i
   };
   for (long long v : vertices) {
     firsts.push_back(g.first_edge(v));
-    degrees.push_back(g.degree(v));
+    degrees.push_back(cgc::list_degree(g, v));
   }
   if (mode == 0) {
     for (size_t i = 0; i < vertices.size(); ++i)
       for (int64_t begin = 0; begin < degrees[i]; begin += item_size)
-        g.for_each(vertices[i], firsts[i], begin, std::min(begin + item_size, degrees[i]), record);
+        g.for_each(vertices[i], firsts[i], begin, std::min(begin + item_size, degrees[i]),
+                   CGC_EDGES(g, vertices[i], record));
   } else if (mode == 1) {
     traverse(g, vertices.data(), all, (int64_t)vertices.size(), Items{item_size, 0, warp_degree},
              Items{warp_item_size, warp_degree, INT64_MAX}, record);
@@ -143,7 +147,8 @@ static void run(int64_t mode, const uint64_t* args, int64_t num_edges, int64_t i
       for (size_t i = 0; i < vertices.size(); ++i)
         for (int64_t begin = 0; begin < degrees[i]; begin += warp_item_size)
           g.warp_for_each(vertices[i], firsts[i], begin,
-                          std::min(begin + warp_item_size, degrees[i]), record);
+                          std::min(begin + warp_item_size, degrees[i]),
+                          CGC_EDGES(g, vertices[i], record));
     });
   }
   put(head);
@@ -217,5 +222,8 @@ int main() {
                                               warp_item_size, warp_degree, all, vertices);
   });
   for (void* buffer : buffers) std::free(buffer);
+#ifdef CGC_CHECKED
+  put({(int64_t)cgc_fault[0], (int64_t)cgc_fault[1]});
+#endif
   return 0;
 }
