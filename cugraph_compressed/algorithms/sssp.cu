@@ -10,7 +10,9 @@
 
 // Relaxing the edge (u, v) at `slot` from u's distance du: a smaller distance below the cutoff
 // is kept by atomic minimum; the thread that lowered it queues v in the near frontier (below
-// `split`, once per round through the `queued` bitmap) or marks it far.
+// `split`, once per round through the `queued` bitmap) or marks it far.  The driver caps the
+// cutoff at the weight type's largest finite value, so a sum that overflows to inf, or one equal
+// to cuGraph's "unreachable" sentinel, is never kept.
 template <typename D, typename W>
 struct Relax {
   const W* weights;
@@ -91,16 +93,20 @@ sssp_unqueue(const D* frontier, int64_t n, uint32_t* queued) {
 }
 
 // pred[v] = some u with dist[u] + w(u, v) == dist[v]: the relaxation computed dist[v] exactly
-// that way for at least one in-edge, so every reached vertex but the source gets one.
+// that way for at least one in-edge, so every reached vertex but the source gets one.  An
+// unreached v is skipped: du + w(u, v) may equal its `unreached` (inf) by overflow or through an
+// infinite weight, and the relaxation kept neither.
 template <typename D, typename W>
 struct NamePredecessor {
   const W* weights;
   const W* dist;
+  W unreached;
   int64_t source;
   D* pred;
 
   __device__ __forceinline__ void operator()(int64_t u, W du, int64_t slot, int64_t v) const {
-    if (v != source && du + weights[slot] == dist[v]) pred[v] = (D)u;
+    const W dv = dist[v];
+    if (v != source && dv != unreached && du + weights[slot] == dv) pred[v] = (D)u;
   }
 };
 
@@ -113,7 +119,7 @@ sssp_predecessors(const uint64_t* view, const D* unused, const int64_t* scan, in
                   int64_t total, int64_t item_size, const W* weights, const W* dist, W unreached,
                   int64_t source, D* pred) {
   const View g = View::load(view);
-  const NamePredecessor<D, W> name{weights, dist, source, pred};
+  const NamePredecessor<D, W> name{weights, dist, unreached, source, pred};
   cgc::for_each_list_item<PerWarp>(g, unused, 1, scan, n, total, item_size,
                                    [&](int64_t u, int64_t, int64_t, auto&& decode) {
     const W du = dist[u];

@@ -2,7 +2,10 @@
 
 Distances come back in the weight dtype, as cuGraph returns them (the host oracle computes in
 float64, the GPU in the weight dtype, as cuGraph does).  Negative and NaN weights are rejected
-(cuGraph does not check them).
+(cuGraph does not check them).  A path counts only while its length, in the weight dtype, is
+below both the cutoff and the weight dtype's largest finite value (:func:`distance_bound`), as
+in cuGraph, whose relaxation drops a candidate that is not below min(current distance, cutoff)
+with every distance starting at that largest value.
 """
 from __future__ import annotations
 
@@ -27,33 +30,52 @@ def check_weights(adjacency) -> None:
                          f"({int(xp_bad.sum())} negative or NaN weight(s) in all)")
 
 
+def distance_bound(cutoff, dtype: np.dtype):
+    """The exclusive bound on distances, in the weight dtype: ``cutoff`` rounded to it (cuGraph
+    passes its cutoff to C++ as the weight type), but never above the dtype's largest finite
+    value.
+
+    Bounding by that value leaves no reached distance equal to the "unreachable" sentinel, nor
+    overflowed to inf: a path whose length does not fit the weight dtype does not count.
+    """
+    largest = np.finfo(dtype).max
+    return dtype.type(largest if cutoff is None else min(float(cutoff), float(largest)))
+
+
 def sssp_host(adjacency, source: int, cutoff=None):
     """Label-correcting shortest paths (frontier relaxation) over the host decoder of the
     out-lists.
 
     Returns distances in the weight dtype (computed in float64; inf = unreachable) and
-    predecessors (-1 = none).
+    predecessors (-1 = none).  An edge is relaxed only when its candidate distance, rounded to
+    the weight dtype, is below :func:`distance_bound`, as the GPU compares it: float32 lengths
+    beyond float32's range are dropped although float64 holds them.
     """
     layout, weights = adjacency.layout, adjacency.weights
     n = layout.num_vertices
     dist = np.full(n, np.inf)
     pred = np.full(n, -1, dtype=np.int64)
     dist[source] = 0.0
-    limit = np.inf if cutoff is None else float(cutoff)
+    limit = distance_bound(cutoff, weights.dtype)
     frontier = np.array([source], dtype=np.int64)
     best = np.full(n, np.inf)              # scratch, reset after each round where it was used
     slot = np.empty(n, dtype=np.int64)
     improved = np.zeros(n, dtype=bool)
     while frontier.size:
         owner, neighbours, positions = layout.decode_lists(frontier)
-        candidate = dist[frontier][owner] + weights[positions].astype(np.float64)
+        # float64 weights may overflow to inf and float32 lengths round to inf in the cast: both
+        # are paths too long to count, not errors.
+        with np.errstate(over="ignore"):
+            candidate = dist[frontier][owner] + weights[positions].astype(np.float64)
+            held = candidate.astype(weights.dtype) < limit
+        owner, neighbours, candidate = owner[held], neighbours[held], candidate[held]
         # Best candidate per target; every step below costs O(edges of the frontier), not O(n).
         np.minimum.at(best, neighbours, candidate)
         edge = np.arange(neighbours.size)
         slot[neighbours] = edge
         targets = neighbours[slot[neighbours] == edge]  # each target once, without sorting
         gain = best[targets]
-        targets = targets[(gain < dist[targets]) & (gain < limit)]
+        targets = targets[gain < dist[targets]]
         improved[targets] = True
         wins = improved[neighbours] & (candidate == best[neighbours])
         pred[neighbours[wins]] = frontier[owner[wins]]  # any winning edge of a tie will do
@@ -111,8 +133,9 @@ def sssp_device(adjacency, source: int, cutoff):
     following = cp.empty_like(frontier)
     size = cp.zeros(1, dtype=cp.uint64)
     least = cp.empty(1, dtype=wtype)
-    limit = wtype.type(np.inf if cutoff is None else cutoff)
-    width = wtype.type(bucket_width(weights, n))
+    limit = distance_bound(cutoff, wtype)
+    with np.errstate(over="ignore"):  # a width beyond the weight dtype: one pile
+        width = wtype.type(bucket_width(weights, n))
     relax = [run.kernel(MODULE, name, weight=wtype) for name in ("relax", "relax_warps")]
     promote = MODULE.kernel("promote", vertex=vtype, weight=wtype)
     unqueue = MODULE.kernel("unqueue", vertex=vtype)
@@ -138,14 +161,16 @@ def sssp_device(adjacency, source: int, cutoff):
             count = int(size.get()[0])
             frontier, following = following, frontier
         # The near pile is empty: the next one spans [split, split + width), or starts at the
-        # least far distance when that window is empty.
-        count, least_far = promoted(split, split + width)
-        if not count and least_far < np.inf:
-            hi = max(least_far + width, np.nextafter(least_far, wtype.type(np.inf)))
-            count, _ = promoted(split + width, hi)
-            split = hi
-        else:
-            split = split + width
+        # least far distance when that window is empty.  Near the top of the weight dtype a
+        # bound may round to inf: that pile then takes every distance left.
+        with np.errstate(over="ignore"):
+            count, least_far = promoted(split, split + width)
+            if not count and least_far < np.inf:
+                hi = max(least_far + width, np.nextafter(least_far, wtype.type(np.inf)))
+                count, _ = promoted(split + width, hi)
+                split = hi
+            else:
+                split = split + width
     pred = cp.full(n, -1, dtype=vtype)
     predecessors = [run.kernel(MODULE, name, weight=wtype)
                     for name in ("predecessors", "predecessors_warps")]
@@ -171,22 +196,42 @@ def sssp(G, source=None, method=None, directed=None, return_predecessors=None, u
     indices : vertex id, optional
         Alias of ``source``.
     cutoff : float, optional
-        Vertices at distance ``>= cutoff`` are reported unreachable (cuGraph's strict bound).
+        Vertices at distance ``>= cutoff`` are reported unreachable (cuGraph's strict bound),
+        compared in the weight dtype with the cutoff rounded to it, as cuGraph rounds it.  A
+        cutoff of ``inf``, or at or above the weight dtype's largest finite value, bounds
+        nothing beyond what no cutoff bounds (see Notes).
 
     Returns
     -------
     DataFrame
         Columns ``distance`` (the weight dtype; unreachable = its largest finite value),
-        ``vertex`` and ``predecessor`` (-1 for the source and unreachable vertices).
+        ``vertex`` and ``predecessor`` (-1 for the source and unreachable vertices).  Apart from
+        the source, a vertex's predecessor is -1 exactly when its distance is the unreachable
+        value.
 
     Raises
     ------
     TypeError
         No source, both ``source`` and ``indices``, or a SciPy-only argument given.
     ValueError
-        A source not in the graph (named in the message), negative or NaN weights.
+        A source not in the graph (named in the message), negative or NaN weights, a negative
+        or NaN cutoff.
     RuntimeError
         The graph has no weights.
+
+    Notes
+    -----
+    A path counts only while its length, in the weight dtype, is below that dtype's largest
+    finite value ``numpy.finfo(dtype).max``, which is cuGraph's "unreachable" distance.  A
+    longer path (one that overflows to inf, as float32 ``3e38 + 3e38`` does, one through an
+    edge of infinite weight, or one whose length is that largest value exactly) is never taken:
+    a shorter finite path wins, and a vertex that only such paths reach is unreachable
+    (distance ``finfo.max``, predecessor -1).  This is cuGraph's rule too: its relaxation
+    (``pred_op_t`` in ``cpp/src/traversal/sssp_impl.cuh``) drops a candidate that is not below
+    ``min(current distance, cutoff)``, and every distance starts at ``finfo.max``.  Both
+    backends decide in the weight dtype: the GPU computes in it; the host computes in float64
+    but drops a candidate whose value rounded to the weight dtype is not below the bound, so a
+    float32 overflow is detected there too.
     """
     # Argument errors are cuGraph's, type for type and in its order.
     if method not in (None, "auto"):
