@@ -8,7 +8,9 @@ A knob is a field of ``cugraph_compressed.TraversalConfig``, set per graph with
 - ``warp_item_ranks``: lists of at least this many ranks are decoded by whole warps
   (``none``: every list by single threads);
 - ``sort_frontiers_from``: frontiers at least this long are sorted by vertex id
-  (``none``: never).
+  (``none``: never);
+- ``checked``: the checked kernels (``true``), which bound every read of the layout, against
+  the unchecked ones (``false``).
 
 The upper-case names of the former module constants (``WARP_ITEM_RANKS``) are accepted too.
 Algorithms come from the registry: those for undirected graphs only (WCC) run on the
@@ -16,9 +18,11 @@ undirected graph, the others on the directed one, PageRank with ``store_transpos
 (pull over in-lists).  Example::
 
     python3 benchmarks/tuning.py --scale 24 --knob warp_item_ranks --values none 256 1024
+    python3 benchmarks/tuning.py --scale 24 --knob checked --values false true --json out.json
 """
 import argparse
 import dataclasses
+import json
 import statistics
 import sys
 import time
@@ -70,7 +74,10 @@ def knob_name(text):
 
 
 def knob_value(text):
-    return None if text.lower() == "none" else int(text)
+    lower = text.lower()
+    if lower in ("true", "false"):
+        return lower == "true"
+    return None if lower == "none" else int(text)
 
 
 def runner(library, short, graph, source):
@@ -93,6 +100,7 @@ def main(argv=None):
     p.add_argument("--algorithms", nargs="+", choices=list(BY_SHORT), default=list(BY_SHORT))
     p.add_argument("--formats", nargs="+", default=sorted(cgc.supported()["bfs"]["device"]))
     p.add_argument("--repeats", type=int, default=3)
+    p.add_argument("--json", help="also write the medians here")
     args = p.parse_args(argv)
     df = simple_edges(rmat_edgelist(args.scale, seed=42, weighted=True, backend="device"))
     source = int(df["source"].iloc[0])
@@ -115,6 +123,10 @@ def main(argv=None):
         theirs[name] = median_ms(runner(cugraph, name, graph, source), args.repeats)
         del graph
     print("cuGraph: " + ", ".join(f"{n} {t:.2f}" for n, t in theirs.items()), flush=True)
+    record = {"scale": args.scale, "edges": len(df), "source": source, "knob": args.knob,
+              "values": args.values, "repeats": args.repeats, "device": cp.cuda.runtime
+              .getDeviceProperties(cp.cuda.Device().id)["name"].decode(),
+              "cugraph_ms": theirs, "ms": {}}
     print("format  alg       " + "  ".join(f"{str(v):>10}" for v in args.values), flush=True)
     for fmt in args.formats:
         graphs = {}  # one build per (directed, store_transposed) of this layout
@@ -129,6 +141,9 @@ def main(argv=None):
                 graph.traversal = config
                 times.append(median_ms(runner(cgc, name, graph, source), args.repeats))
             print(f"{fmt:6}  {name:8}  " + "  ".join(f"{t:10.2f}" for t in times), flush=True)
+            record["ms"].setdefault(fmt, {})[name] = times
+            if args.json:
+                Path(args.json).write_text(json.dumps(record, indent=1))
 
 
 if __name__ == "__main__":
