@@ -229,8 +229,11 @@ def _check_vertices(num_vertices, renumber, series, xp):
     """cuGraph's rules for ``vertices=``: no duplicates, every edge endpoint among them, and
     with ``renumber=False`` exactly ``0 .. V-1`` in order."""
     given = len(series)
-    if int(series.nunique()) != given:
-        raise ValueError(f"vertices holds {given - int(series.nunique())} duplicate id(s); "
+    if not renumber and given == num_vertices and _is_range(_column_values(series, xp), xp):
+        return  # 0 .. V-1 in order: distinct, so no need to count distinct ids (a hash table)
+    distinct = int(series.nunique())
+    if distinct != given:
+        raise ValueError(f"vertices holds {given - distinct} duplicate id(s); "
                          "ids must be distinct")
     if renumber and given != num_vertices:
         raise ValueError(
@@ -238,13 +241,20 @@ def _check_vertices(num_vertices, renumber, series, xp):
             f"({given} ids given, {num_vertices} distinct ids in all)"
         )
     if not renumber:
-        values = _column_values(series, xp)
-        in_order = bool((values == xp.arange(given, dtype=values.dtype)).all())
-        if given != num_vertices or not in_order:
-            raise ValueError(
-                f"with renumber=False, vertices must be 0 .. V-1 in order (V = {num_vertices}, "
-                "one more than the largest id)"
-            )
+        raise ValueError(
+            f"with renumber=False, vertices must be 0 .. V-1 in order (V = {num_vertices}, "
+            "one more than the largest id)"
+        )
+
+
+def _is_range(values, xp, step: int = 1 << 20) -> bool:
+    """True when ``values`` is ``0, 1, ..., len - 1``, compared a slice at a time so that no
+    temporary spans all of them."""
+    for begin in range(0, int(values.size), step):
+        part = values[begin:begin + step]
+        if not bool((part == xp.arange(begin, begin + part.size, dtype=part.dtype)).all()):
+            return False
+    return True
 
 
 def _null_count(series) -> int:
