@@ -41,10 +41,11 @@ class Layout:
     """Base class of the graph layouts; see :mod:`cugraph_compressed.formats`."""
 
     name: ClassVar[str]
-    #: Peak bytes per vertex of a build, beyond its edges (the parser's checks, offsets,
-    #: per-list entries, the encoder's scratch, the layout itself), measured on the host with
-    #: ``benchmarks/build_memory.py`` (10**7 vertices, two edges); the edge-list parser refuses
-    #: a vertex count whose build cannot fit in memory at all.
+    #: Peak bytes per vertex of a build with ``renumber=False``, beyond its edges (the
+    #: parser's checks, offsets, per-list entries, the encoder's scratch, the layout itself):
+    #: the larger of the host measures of ``benchmarks/build_memory.py`` (two edges, 10**6 and
+    #: 10**7 vertices), with a margin.  The edge-list parser refuses a vertex count whose build
+    #: cannot fit in memory at all.
     build_bytes_per_vertex: ClassVar[int] = 16
 
     def __init__(self, xp, num_vertices: int, num_edges: int, arrays: dict, params: dict):

@@ -763,7 +763,7 @@ class CGRLayout(Layout):
     """Intervals + segmented residual gaps with gamma / zeta-k codes; see the module docstring."""
 
     name = "cgr"
-    build_bytes_per_vertex = 160  # measured 151
+    build_bytes_per_vertex = 12  # measured 8.4
 
     @classmethod
     def check_params(cls, min_interval_length=4, code="zeta", zeta_k=3, segment_size=32) -> dict:

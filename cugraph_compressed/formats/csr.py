@@ -41,7 +41,7 @@ class CSRLayout(Layout):
     """Compressed sparse rows with 32-bit ids and offsets wherever they fit."""
 
     name = "csr"
-    build_bytes_per_vertex = 16  # measured 12
+    build_bytes_per_vertex = 8  # measured 4.2
 
     @classmethod
     def check_params(cls, force_64bit=False) -> dict:

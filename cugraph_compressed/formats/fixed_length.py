@@ -395,7 +395,7 @@ class FixedLengthLayout(Layout):
     """CSR whose offsets and neighbour ids are bit-packed at fixed widths (module docstring)."""
 
     name = "fl"
-    build_bytes_per_vertex = 16  # measured 16
+    build_bytes_per_vertex = 4  # measured 2.4
 
     def __init__(self, xp, num_vertices, num_edges, arrays, params, offset_width, index_width):
         super().__init__(xp, num_vertices, num_edges, arrays, params)
