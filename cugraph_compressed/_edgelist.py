@@ -185,7 +185,7 @@ def parse_edgelist(
         # int32/int64 ids keep their dtype (mixed widths widen to int64, as in cuGraph).
         wide = any(d == np.int64 for d in id_dtypes)
         values = [_column_values(s, xp) for _, s in id_series]
-        src, dst, num_vertices, renumber_map = _integer_ids(values, renumber, xp, lib)
+        src, dst, num_vertices, renumber_map, checked = _integer_ids(values, renumber, xp, lib)
         if not renumber:
             _check_vertex_memory(num_vertices, bytes_per_vertex, backend)
     else:
@@ -195,7 +195,8 @@ def parse_edgelist(
         wide = any(numpy_dtype(s) == np.int64 for s in read)
         src, dst, num_vertices, renumber_map = _factorized_ids(
             [s for _, s in id_series], num_edges, xp, lib)
-    if vertices is not None:
+        checked = False
+    if vertices is not None and not checked:
         _check_vertices(num_vertices, renumber, id_series[2][1], xp)
     wide = wide or num_vertices > INT32_MAX
     vertex_dtype = np.dtype(np.int64 if wide else np.int32)
@@ -229,8 +230,11 @@ def _check_vertices(num_vertices, renumber, series, xp):
     """cuGraph's rules for ``vertices=``: no duplicates, every edge endpoint among them, and
     with ``renumber=False`` exactly ``0 .. V-1`` in order."""
     given = len(series)
-    if int(series.nunique()) != given:
-        raise ValueError(f"vertices holds {given - int(series.nunique())} duplicate id(s); "
+    if not renumber and given == num_vertices and _is_range(_column_values(series, xp), xp):
+        return  # 0 .. V-1 in order: distinct, so no need to count distinct ids (a hash table)
+    distinct = int(series.nunique())
+    if distinct != given:
+        raise ValueError(f"vertices holds {given - distinct} duplicate id(s); "
                          "ids must be distinct")
     if renumber and given != num_vertices:
         raise ValueError(
@@ -238,13 +242,20 @@ def _check_vertices(num_vertices, renumber, series, xp):
             f"({given} ids given, {num_vertices} distinct ids in all)"
         )
     if not renumber:
-        values = _column_values(series, xp)
-        in_order = bool((values == xp.arange(given, dtype=values.dtype)).all())
-        if given != num_vertices or not in_order:
-            raise ValueError(
-                f"with renumber=False, vertices must be 0 .. V-1 in order (V = {num_vertices}, "
-                "one more than the largest id)"
-            )
+        raise ValueError(
+            f"with renumber=False, vertices must be 0 .. V-1 in order (V = {num_vertices}, "
+            "one more than the largest id)"
+        )
+
+
+def _is_range(values, xp, step: int = 1 << 18) -> bool:
+    """True when ``values`` is ``0, 1, ..., len - 1``, compared a slice at a time so that no
+    temporary spans all of them."""
+    for begin in range(0, int(values.size), step):
+        part = values[begin:begin + step]
+        if not bool((part == xp.arange(begin, begin + part.size, dtype=part.dtype)).all()):
+            return False
+    return True
 
 
 def _null_count(series) -> int:
@@ -276,7 +287,11 @@ def _edge_property(series, name, xp):
 
 
 def _integer_ids(values, renumber, xp, lib):
-    """Internal ids for int32/int64 input: the ids themselves, or their ranks when renumbering."""
+    """Internal ids for int32/int64 input: the ids themselves, or their ranks when renumbering.
+
+    Returns ``(src, dst, num_vertices, renumber_map, checked)``; ``checked`` is True when
+    ``vertices`` (``values[2]``) was found distinct and holding every endpoint, the rules
+    :func:`_check_vertices` enforces."""
     num_edges = values[0].size
     if not renumber:
         lowest = min((int(v.min()) for v in values if v.size), default=0)
@@ -287,14 +302,50 @@ def _integer_ids(values, renumber, xp, lib):
             )
         num_vertices = max((int(v.max()) + 1 for v in values if v.size), default=0)
         dtype = np.int32 if num_vertices <= INT32_MAX else np.int64
-        return values[0].astype(dtype), values[1].astype(dtype), num_vertices, None
+        return values[0].astype(dtype), values[1].astype(dtype), num_vertices, None, False
     common = np.result_type(*[v.dtype for v in values])
+    if len(values) == 3:
+        ranked = _ranks_in_vertices(values, common, xp)
+        if ranked is not None:
+            unique, src, dst = ranked
+            return src, dst, int(unique.size), _series(unique, lib), True
     everything = xp.concatenate([v.astype(common, copy=False) for v in values])
     unique, inverse = xp.unique(everything, return_inverse=True)
     num_vertices = int(unique.size)
     dtype = np.int32 if num_vertices <= INT32_MAX else np.int64
     inverse = inverse.reshape(-1).astype(dtype, copy=False)
-    return inverse[:num_edges], inverse[num_edges : 2 * num_edges], num_vertices, lib.Series(unique)
+    return (inverse[:num_edges], inverse[num_edges : 2 * num_edges], num_vertices,
+            _series(unique, lib), False)
+
+
+def _series(array, lib):
+    """A frame-library Series over a fresh array of ours, without a copy (pandas 3 copies
+    NumPy arrays by default: 8 more bytes per vertex)."""
+    return lib.Series(array, copy=False)
+
+
+def _ranks_in_vertices(values, common, xp):
+    """``(sorted ids, src ranks, dst ranks)`` when the ids of ``vertices`` (``values[2]``) are
+    distinct and hold every endpoint, as they must; None otherwise (the caller then ranks all
+    ids together and words the error).
+
+    The vertices' ids, sorted, are the renumber map: the ranks come from binary searches of
+    the endpoints in them, so the only array over all vertices besides the map is one bool
+    (a ``unique`` over every id with its inverse costs about 57 bytes per vertex)."""
+    ids = values[2].astype(common)  # a copy, sorted in place: the only one
+    ids.sort()
+    if ids.size > 1 and bool((ids[1:] == ids[:-1]).any()):
+        return None
+    dtype = np.int32 if ids.size <= INT32_MAX else np.int64
+    ranks = []
+    for endpoints in values[:2]:
+        endpoints = endpoints.astype(common, copy=False)
+        at = xp.searchsorted(ids, endpoints)
+        if endpoints.size and not (int(at.max()) < ids.size
+                                   and bool((ids[at] == endpoints).all())):
+            return None
+        ranks.append(at.astype(dtype, copy=False))
+    return ids, ranks[0], ranks[1]
 
 
 def _factorized_ids(columns, num_edges, xp, lib):

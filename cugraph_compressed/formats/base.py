@@ -25,6 +25,8 @@ from typing import ClassVar
 
 import numpy as np
 
+from .._backend import to_host
+
 
 class LayoutInvariantError(ValueError):
     """A layout's buffers break one of the invariants its module documents."""
@@ -40,9 +42,11 @@ class Layout:
     """Base class of the graph layouts; see :mod:`cugraph_compressed.formats`."""
 
     name: ClassVar[str]
-    #: Peak bytes per vertex of a build, beyond its edges (offsets, degrees, per-list entries,
-    #: the encoder's scratch), measured on the host with 10**7 vertices and one edge; the
-    #: edge-list parser refuses a vertex count whose build cannot fit in memory at all.
+    #: Peak bytes per vertex of a build with ``renumber=False``, beyond its edges (the
+    #: parser's checks, offsets, per-list entries, the encoder's scratch, the layout itself):
+    #: the larger of the host measures of ``benchmarks/build_memory.py`` (two edges, 10**6 and
+    #: 10**7 vertices), with a margin.  The edge-list parser refuses a vertex count whose build
+    #: cannot fit in memory at all.
     build_bytes_per_vertex: ClassVar[int] = 16
 
     def __init__(self, xp, num_vertices: int, num_edges: int, arrays: dict, params: dict):
@@ -169,6 +173,71 @@ def ragged_positions(xp, starts, lengths):
     owner = xp.searchsorted(ends, index, side="right")
     rank = index - (ends - lengths)[owner]
     return owner, starts.astype(np.int64, copy=False)[owner] + rank
+
+
+#: Lists per chunk of an encoder: about 1/64 of them, within these bounds (see list_chunks).
+MIN_CHUNK_LISTS = 1 << 14
+MAX_CHUNK_LISTS = 1 << 20
+
+
+def searchable(owner, num_lists: int):
+    """``owner`` in an integer dtype that holds ``num_lists + 1``, the largest needle of
+    :func:`first_entries` (a copy only when its own dtype does not, or when it is empty and
+    not integer)."""
+    if owner.dtype.kind not in "iu" or num_lists + 1 > np.iinfo(owner.dtype).max:
+        return owner.astype(np.int64)
+    return owner
+
+
+def first_entries(owner, begin: int, end: int, xp):
+    """For lists ``begin .. end - 1``: the number of entries of sorted ``owner`` (list ids, in
+    a dtype from :func:`searchable`) owned by the lists before each, int64.
+
+    A binary search per list, so no array spans all lists: offsets of any run of lists cost
+    the run alone (``bincount`` + ``cumsum`` would cost two int64 arrays over every list).
+    """
+    needles = xp.arange(begin, end, dtype=owner.dtype)
+    return xp.searchsorted(owner, needles, side="left").astype(np.int64, copy=False)
+
+
+def list_chunks(owner, num_lists: int, xp, max_edges: int, align: int = 1):
+    """Runs of whole lists an encoder works on one at a time, so that its temporaries are
+    bounded by the run, not by the graph.
+
+    Parameters
+    ----------
+    owner : array
+        Sorted list ids (from :func:`searchable`), one per entry.
+    num_lists : int
+        Lists ``0 .. num_lists - 1``.
+    xp : module
+        The array module of ``owner``.
+    max_edges : int
+        Entries a run aims at: runs are cut about every ``max_edges`` entries (a longer list
+        is a run of its own, with the lists up to the next cut).
+    align : int
+        Every run but the last starts and ends at a multiple of ``align``.
+
+    Returns
+    -------
+    list of (v0, v1, e0, e1)
+        Lists ``v0 .. v1 - 1`` and their entries ``e0 .. e1 - 1``, covering all lists in order
+        with runs of at most about 1/64 of the lists (``MIN_CHUNK_LISTS`` to
+        ``MAX_CHUNK_LISTS``); one empty run when there are no lists.
+    """
+    per = min(max(num_lists // 64, MIN_CHUNK_LISTS), MAX_CHUNK_LISTS)
+    per = -(-per // align) * align
+    cuts = [np.arange(0, num_lists, per, dtype=np.int64), np.asarray([num_lists])]
+    m = int(owner.size)
+    if m > max_edges:
+        at = to_host(owner[max_edges::max_edges]).astype(np.int64)
+        cuts.append(at // align * align)
+    bounds = np.unique(np.concatenate(cuts))
+    if bounds.size < 2:
+        bounds = np.asarray([0, 0])
+    edges = to_host(xp.searchsorted(owner, xp.asarray(bounds, dtype=owner.dtype)))
+    bounds, edges = bounds.tolist(), [int(e) for e in edges]
+    return [(bounds[i], bounds[i + 1], edges[i], edges[i + 1]) for i in range(len(bounds) - 1)]
 
 
 def plain_csr_nbytes(num_vertices: int, num_edges: int) -> int:

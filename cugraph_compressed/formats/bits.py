@@ -18,7 +18,8 @@ is unspecified: decoders must give the same answer whatever it holds (encoders w
 :func:`pack_fields` is the host reference (NumPy); :func:`pack_fields_device` and
 :func:`pack_fixed_device` write the same bits on the GPU with the kernels of ``bits.cu`` (one
 atomic OR per touched word), so the host and device encoders of a layout can be checked bit for
-bit against each other.  Packers take fields of at most 32 bits; :func:`split_fields` cuts wider
+bit against each other.  :func:`pack_into` ORs a run of fields into an existing stream with
+either.  Packers take fields of at most 32 bits; :func:`split_fields` cuts wider
 values.  :class:`BitReader` (or :func:`read_fields`) is the one reader: the host decoders and
 checkers of every layout read through it, and the fixed-width layout also on CuPy arrays.
 
@@ -141,6 +142,33 @@ def pack_fixed_device(values, width: int, total_bits: int, first_bit: int = 0):
                (values.astype(cp.uint32, copy=False), np.int64(n), np.int32(width),
                 np.int64(first_bit), words))
     return words
+
+
+def pack_into(words, values, positions):
+    """OR fields (uint32 values, int64 positions, as :func:`pack_fields` takes them) into the
+    stream ``words``, in place; NumPy or CuPy arrays.
+
+    Only the words the fields touch are packed (on the host with :func:`pack_fields`, on the
+    GPU with :func:`pack_fields_device`), so an encoder that writes a long stream a run of
+    lists at a time costs each run its own span, never the whole stream.  Fields holding 0
+    are skipped (OR-ing them changes nothing; most per-list fields of empty lists are 0).
+    """
+    nonzero = values != 0
+    if not bool(nonzero.all()):
+        values, positions = values[nonzero], positions[nonzero]
+    del nonzero
+    if not int(values.size):
+        return
+    first = int(positions.min()) // WORD_BITS
+    last = int(positions.max()) // WORD_BITS    # a field there may spill into the next word
+    local = positions - first * WORD_BITS
+    span_bits = (last - first + 1) * WORD_BITS
+    if isinstance(words, np.ndarray):
+        packed = pack_fields(values, local, span_bits)
+    else:
+        packed = pack_fields_device(values, local, span_bits)
+    span = min(last - first + 2, words.size - first)
+    words[first:first + span] |= packed[:span]
 
 
 def split_fields(values, positions, xp=np):

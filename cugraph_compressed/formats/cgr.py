@@ -118,14 +118,20 @@ from numbers import Integral
 import numpy as np
 
 from .._backend import to_host
-from .base import Layout, invariant_error, ragged_positions
+from .base import (
+    Layout,
+    first_entries,
+    invariant_error,
+    list_chunks,
+    ragged_positions,
+    searchable,
+)
 from .bits import (
     BitReader,
     bit_length,
     code_fields,
     code_length,
-    pack_fields,
-    pack_fields_device,
+    pack_into,
     read_codes,
     read_fields,
     split_fields,
@@ -151,16 +157,49 @@ def _exclusive_cumsum(values, xp):
     return out
 
 
+def _count(refs) -> int:
+    return int(refs) if isinstance(refs, Integral) else int(refs.size)
+
+
 def _first_index(mask, xp):
     return int(xp.argmax(mask))
 
 
 def split_offsets(full, xp):
     """``(low uint32, high int64)`` of non-decreasing int64 offsets (module docstring)."""
-    top = int(full[-1]) >> 32 if full.size else 0
-    low = (full & _LOW32).astype(np.uint32)
-    high = xp.searchsorted(full, xp.arange(1, top + 1, dtype=np.int64) << 32, side="left")
-    return low, high.astype(np.int64)
+    split = SplitOffsets(int(full.size), xp)
+    if full.size:
+        split.add(0, full)
+    return split.result()
+
+
+class SplitOffsets:
+    """The ``(low, high)`` split of ``size`` non-decreasing int64 offsets (starting at 0),
+    built from runs of them, so the full offsets never exist at once.
+
+    :meth:`add` takes the offsets of indices ``i0 .. i0 + len - 1``; runs cover every index in
+    order, each starting at the last index of the run before it.
+    """
+
+    def __init__(self, size: int, xp):
+        self.xp = xp
+        self.low = xp.zeros(size, dtype=np.uint32)
+        self.high = []
+
+    def add(self, i0: int, full):
+        xp = self.xp
+        self.low[i0:i0 + full.size] = (full & _LOW32).astype(np.uint32)
+        # high[h - 1] is the first index with offset >= h * 2**32: the h's crossed in this run.
+        lowest, highest = (int(full[0]) >> 32) + 1, int(full[-1]) >> 32
+        if highest >= lowest:
+            bounds = xp.arange(lowest, highest + 1, dtype=np.int64) << 32
+            self.high.append(i0 + xp.searchsorted(full, bounds, side="left").astype(np.int64))
+
+    def result(self):
+        """``(low, high)``."""
+        xp = self.xp
+        high = xp.concatenate(self.high) if self.high else xp.zeros(0, dtype=np.int64)
+        return self.low, high
 
 
 def join_offsets(low, high, indices=None):
@@ -172,6 +211,19 @@ def join_offsets(low, high, indices=None):
     indices = np.asarray(indices, dtype=np.int64)
     wraps = np.searchsorted(high, indices, side="right").astype(np.int64)
     return low[indices].astype(np.int64) + (wraps << 32)
+
+
+class _FullOffsets:
+    """:class:`SplitOffsets`' interface, collecting the offsets as one int64 array."""
+
+    def __init__(self, size: int, xp):
+        self.full = xp.zeros(size, dtype=np.int64)
+
+    def add(self, i0: int, full):
+        self.full[i0:i0 + full.size] = full
+
+    def result(self):
+        return self.full
 
 
 # -------------------------------------------------------------------------------- codec
@@ -192,12 +244,16 @@ class CGRLists:
     @staticmethod
     def check_lists(owner, values, refs, xp, bound=MAX_ID + 1, what="list"):
         """ValueError naming the list and value when the input is not sorted lists of
-        distinct values in ``[0, bound)`` owned by lists ``0 .. len(refs) - 1``."""
-        num_lists = int(refs.size)
+        distinct values in ``[0, bound)`` owned by lists ``0 .. len(refs) - 1`` (``refs`` as
+        :meth:`encode` takes it)."""
+        num_lists = _count(refs)
         if owner.shape != values.shape or owner.ndim != 1:
             raise ValueError(f"owners and values must be 1-D of one length, got shapes "
                              f"{owner.shape} and {values.shape}")
-        if refs.size and (int(refs.min()) < 0 or int(refs.max()) > MAX_ID):
+        if isinstance(refs, Integral):
+            if not 0 <= num_lists <= MAX_ID + 1:
+                raise ValueError(f"{num_lists} lists are their own references: at most 2**32")
+        elif refs.size and (int(refs.min()) < 0 or int(refs.max()) > MAX_ID):
             i = _first_index((refs < 0) | (refs > MAX_ID), xp)
             raise ValueError(f"reference id {int(refs[i])} of list {i} is outside [0, 2**32)")
         if not owner.size:
@@ -321,80 +377,84 @@ class CGRLists:
             "seg_first": seg_first, "res_within": res_within, "in_itv": in_itv,
         }
 
-    def chunks(self, owner, num_lists, xp):
-        """Split the lists into runs of whole lists of about ``CHUNK_EDGES`` edges (a longer
-        list is a chunk of its own): ``(first_edge, [(v0, v1, e0, e1), ...])``, the chunks as
-        list and edge ranges.  The encoder works chunk by chunk, so its temporary memory is
-        bounded by the chunk size, not the graph's."""
-        m = int(owner.size)
-        deg = xp.bincount(owner, minlength=num_lists) if m else xp.zeros(num_lists, dtype=np.int64)
-        first_edge = _exclusive_cumsum(deg, xp)
-        if m <= CHUNK_EDGES:
-            return first_edge, [(0, num_lists, 0, m)]
-        targets = xp.arange(CHUNK_EDGES, m, CHUNK_EDGES, dtype=np.int64)
-        cuts = to_host(xp.searchsorted(first_edge, targets, side="right") - 1)
-        bounds = np.unique(np.concatenate([[0], cuts, [num_lists]])).astype(np.int64)
-        edges = to_host(first_edge[xp.asarray(bounds)]).tolist()
-        bounds = bounds.tolist()
-        return first_edge, [(bounds[i], bounds[i + 1], edges[i], edges[i + 1])
-                            for i in range(len(bounds) - 1)]
+    @staticmethod
+    def chunks(owner, num_lists, xp):
+        """Runs of whole lists, ``(v0, v1, e0, e1)`` list and edge ranges, of about
+        ``CHUNK_EDGES`` edges (a longer list is a run of its own) and at most about 1/64 of the
+        lists (:func:`~cugraph_compressed.formats.base.list_chunks`).  The encoder works run by
+        run, so its temporary memory is bounded by the run, not the graph."""
+        return list_chunks(owner, num_lists, xp, CHUNK_EDGES)
 
     def _plan_chunk(self, owner, values, refs, chunk, xp):
+        """Plan the non-empty lists of a run (an empty list has no bits, so no work is spent on
+        it): ``(plan, lists, dense, heads)``, the plan indexed by rank among those lists,
+        ``lists`` their run-local indices, ``dense`` each edge's list rank and ``heads`` the
+        run-local first edge of each."""
         v0, v1, e0, e1 = chunk
-        return self.plan(owner[e0:e1] - v0, values[e0:e1], refs[v0:v1], xp)
+        local = owner[e0:e1] - v0
+        head = xp.ones(local.size, dtype=bool)
+        head[1:] = local[1:] != local[:-1]
+        lists = local[head]
+        dense = xp.cumsum(head) - 1
+        refs = lists + v0 if isinstance(refs, Integral) else refs[v0:v1][lists]
+        plan = self.plan(dense, values[e0:e1], refs, xp)
+        return plan, lists, dense, xp.flatnonzero(head)
 
     def total_bits(self, owner, values, refs, xp):
-        """Bits of the encoding (the stream without padding), chunk by chunk, packing nothing."""
-        _, chunks = self.chunks(owner, int(refs.size), xp)
-        return sum(self._plan_chunk(owner, values, refs, c, xp)["total_bits"] for c in chunks)
+        """Bits of the encoding (the stream without padding), chunk by chunk, packing nothing.
+        Takes what :meth:`encode` takes."""
+        owner = searchable(owner.astype(np.int64, copy=False), _count(refs))
+        chunks = self.chunks(owner, _count(refs), xp)
+        return sum(self._plan_chunk(owner, values, refs, c, xp)[0]["total_bits"] for c in chunks)
 
-    def encode(self, owner, values, refs, xp, checked=False):
+    def encode(self, owner, values, refs, xp, checked=False, split=False):
         """Encode the lists: ``(stream, first_bit int64 (lists + 1), property_order)``.
 
-        ``property_order`` is None when the decode order is the sorted order, else slot
-        ``i`` (first_edge of its list + decode rank) holds the index of sorted value
-        ``property_order[i]``.  ``xp`` is NumPy (host reference, ``bits.pack_fields``) or
-        CuPy (GPU encoder, ``bits.pack_fields_device``); both write the same bits.  Two
-        passes over the chunks (sizes, then bits) unless there is a single chunk.
+        ``refs`` holds the reference of every list, or is an int: the number of lists, each
+        its own reference.  ``split=True`` gives ``first_bit`` as the ``(low, high)`` pair
+        the layout stores (:func:`split_offsets`), built run by run without the 8 bytes per
+        list of the int64 array.  ``property_order`` is None when the decode order is the
+        sorted order, else slot ``i`` (first_edge of its list + decode rank) holds the index
+        of sorted value ``property_order[i]``.  ``xp`` is NumPy (host reference,
+        ``bits.pack_fields``) or CuPy (GPU encoder, ``bits.pack_fields_device``); both write
+        the same bits.  Two passes over the chunks (sizes, then bits) unless there is a single
+        chunk.
         """
         if not checked:
             self.check_lists(owner, values, refs, xp)
-        owner = owner.astype(np.int64, copy=False)
-        L = int(refs.size)
-        first_edge, chunks = self.chunks(owner, L, xp)
-        plans = {}
-        list_bits = xp.zeros(L, dtype=np.int64)
+        L = _count(refs)
+        owner = searchable(owner.astype(np.int64, copy=False), L)
+        chunks = self.chunks(owner, L, xp)
+        plans, chunk_bits = {}, []
         for c in chunks:
-            p = self._plan_chunk(owner, values, refs, c, xp)
-            list_bits[c[0]:c[1]] = p["list_bits"]
+            planned = self._plan_chunk(owner, values, refs, c, xp)
+            chunk_bits.append(planned[0]["total_bits"])
             if len(chunks) == 1:
-                plans[c] = p
-            del p
-        first_bit = _exclusive_cumsum(list_bits, xp)
-        total_bits = int(first_bit[-1])
-        del list_bits
-        stream = order = None
-        for c in chunks:
+                plans[c] = planned
+            del planned
+        total_bits = sum(chunk_bits)
+        stream = xp.zeros(stream_words(total_bits), dtype=np.uint32)
+        bit_offsets = (SplitOffsets if split else _FullOffsets)(L + 1, xp)
+        order = None
+        chunk_first_bit = 0
+        for c, bits in zip(chunks, chunk_bits):
             v0, v1, e0, e1 = c
-            p = plans.pop(c, None) or self._plan_chunk(owner, values, refs, c, xp)
-            field_values, positions = self._fields(p, first_bit[v0:v1], xp)
-            if xp is np:
-                packed = pack_fields(field_values, positions, total_bits)
-            else:
-                packed = pack_fields_device(field_values, positions, total_bits)
-            del field_values, positions
-            if stream is None:
-                stream = packed
-            else:
-                stream |= packed
-            del packed
-            local = self._order(owner[e0:e1] - v0, p, first_edge[v0:v1 + 1] - e0, xp)
+            p, lists, dense, heads = (plans.pop(c, None)
+                                      or self._plan_chunk(owner, values, refs, c, xp))
+            list_bits = xp.zeros(v1 - v0, dtype=np.int64)
+            list_bits[lists] = p["list_bits"]
+            first_bit = _exclusive_cumsum(list_bits, xp) + chunk_first_bit
+            del list_bits
+            chunk_first_bit += bits
+            bit_offsets.add(v0, first_bit)
+            pack_into(stream, *self._fields(p, first_bit[lists], xp))
+            local = self._order(dense, p, heads, xp)
             if local is not None:
                 if order is None:
                     order = xp.arange(int(owner.size), dtype=np.int64)
                 order[e0:e1] = local + e0
-            del p, local
-        return stream, first_bit, order
+            del p, lists, dense, heads, local, first_bit
+        return stream, bit_offsets.result(), order
 
     def _fields(self, p, base, xp):
         """The fields (uint32 values, int64 bit positions) of a planned chunk whose lists
@@ -703,7 +763,7 @@ class CGRLayout(Layout):
     """Intervals + segmented residual gaps with gamma / zeta-k codes; see the module docstring."""
 
     name = "cgr"
-    build_bytes_per_vertex = 160  # measured 151
+    build_bytes_per_vertex = 12  # measured 8.4
 
     @classmethod
     def check_params(cls, min_interval_length=4, code="zeta", zeta_k=3, segment_size=32) -> dict:
@@ -743,24 +803,25 @@ class CGRLayout(Layout):
 
     @staticmethod
     def _inputs(src, dst, num_vertices, xp):
+        """Checked int64 ``(src, dst, num_vertices)``; each vertex is its list's reference."""
         num_vertices = int(num_vertices)
         if not 0 <= num_vertices <= MAX_ID + 1:
             raise ValueError(f"num_vertices={num_vertices} is outside [0, 2**32]")
         src = xp.asarray(src).astype(np.int64, copy=False)
         dst = xp.asarray(dst).astype(np.int64, copy=False)
-        refs = xp.arange(num_vertices, dtype=np.int64)
-        CGRLists.check_lists(src, dst, refs, xp, bound=num_vertices, what="vertex")
-        return src, dst, num_vertices, refs
+        CGRLists.check_lists(src, dst, num_vertices, xp, bound=num_vertices, what="vertex")
+        return src, dst, num_vertices
 
     @classmethod
     def encode(cls, src, dst, num_vertices, xp, **params):
         params = cls.check_params(**params)
-        src, dst, n, refs = cls._inputs(src, dst, num_vertices, xp)
-        stream, first_bit, order = CGRLists(**params).encode(src, dst, refs, xp, checked=True)
-        counts = xp.bincount(src, minlength=n) if src.size else xp.zeros(n, dtype=np.int64)
-        first_edge = _exclusive_cumsum(counts, xp)
-        edge_low, edge_high = split_offsets(first_edge, xp)
-        bit_low, bit_high = split_offsets(first_bit, xp)
+        src, dst, n = cls._inputs(src, dst, num_vertices, xp)
+        stream, (bit_low, bit_high), order = CGRLists(**params).encode(src, dst, n, xp,
+                                                                       checked=True, split=True)
+        edge_offsets = SplitOffsets(n + 1, xp)
+        for v0, v1, _, _ in list_chunks(src, n, xp, int(src.size) + 1):
+            edge_offsets.add(v0, first_entries(src, v0, v1 + 1, xp))
+        edge_low, edge_high = edge_offsets.result()
         arrays = {"edge_offsets": edge_low, "edge_offsets_high": edge_high,
                   "bit_offsets": bit_low, "bit_offsets_high": bit_high, "stream": stream}
         layout = cls(xp, n, int(src.size), arrays, params)
@@ -771,8 +832,8 @@ class CGRLayout(Layout):
     def estimate_nbytes(cls, src, dst, num_vertices, xp, **params) -> int:
         """Exact ``nbytes`` of the encoding: the interval analysis and code lengths, no packing."""
         params = cls.check_params(**params)
-        src, dst, n, refs = cls._inputs(src, dst, num_vertices, xp)
-        total_bits = CGRLists(**params).total_bits(src, dst, refs, xp)
+        src, dst, n = cls._inputs(src, dst, num_vertices, xp)
+        total_bits = CGRLists(**params).total_bits(src, dst, n, xp)
         m = int(src.size)
         return 8 * (n + 1) + 8 * (m >> 32) + 8 * (total_bits >> 32) + 4 * stream_words(total_bits)
 

@@ -24,7 +24,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import Layout, invariant_error, ragged_positions
+from .base import (
+    Layout,
+    first_entries,
+    invariant_error,
+    list_chunks,
+    ragged_positions,
+    searchable,
+)
 
 INT32_MAX = np.iinfo(np.int32).max
 _CTYPES = {np.dtype(np.int32): "int", np.dtype(np.int64): "long long"}
@@ -34,7 +41,7 @@ class CSRLayout(Layout):
     """Compressed sparse rows with 32-bit ids and offsets wherever they fit."""
 
     name = "csr"
-    build_bytes_per_vertex = 16  # measured 12
+    build_bytes_per_vertex = 8  # measured 4.2
 
     @classmethod
     def check_params(cls, force_64bit=False) -> dict:
@@ -47,10 +54,10 @@ class CSRLayout(Layout):
         num_edges = int(src.size)
         offset_dtype = np.int64 if force_64bit or num_edges > INT32_MAX else np.int32
         index_dtype = np.int64 if force_64bit or num_vertices > INT32_MAX else np.int32
-        offsets = xp.zeros(num_vertices + 1, dtype=offset_dtype)
-        if num_edges:
-            counts = xp.bincount(src, minlength=num_vertices)
-            offsets[1:] = xp.cumsum(counts)
+        offsets = xp.empty(num_vertices + 1, dtype=offset_dtype)
+        src = searchable(src, num_vertices)
+        for v0, v1, _, _ in list_chunks(src, num_vertices, xp, max_edges=num_edges + 1):
+            offsets[v0:v1 + 1] = first_entries(src, v0, v1 + 1, xp)
         indices = dst.astype(index_dtype, copy=False)
         return cls(xp, num_vertices, num_edges, {"offsets": offsets, "indices": indices},
                    {"force_64bit": bool(force_64bit)})

@@ -115,22 +115,22 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _backend
-from .base import Layout, invariant_error, ragged_positions
-from .bits import (
-    WORD_BITS,
-    bit_length,
-    pack_fields,
-    pack_fields_device,
-    read_fields,
-    split_fields,
-    stream_words,
+from .base import (
+    Layout,
+    first_entries,
+    invariant_error,
+    list_chunks,
+    ragged_positions,
+    searchable,
 )
+from .bits import WORD_BITS, bit_length, pack_into, read_fields, split_fields, stream_words
 
 DEFAULT_K = 512
 DEFAULT_BLOCK_SIZE = 64
 MAX_K = 2**32
 MAX_BLOCK_SIZE = 2**16
 VALUE_LIMIT = 2**32  # values are below this
+CHUNK_EDGES = 1 << 22  # values per encoder run (whole rows of lists): bounds its temporaries
 _ROW_COLUMNS = 4
 
 __all__ = ["EliasFanoLayout", "EliasFanoLists", "ef_bound_bits", "check_params"]
@@ -152,53 +152,74 @@ def check_params(k=DEFAULT_K, block_size=DEFAULT_BLOCK_SIZE) -> dict:
 
 # -- planning: every per-list number, written once against xp --------------------------------
 def _list_numbers(n, u, xp, k):
-    """Per list: l, pointer count m, pointer width w_fp and total bits (int64 arrays)."""
-    nonempty = n > 0
-    safe_n = xp.maximum(n, 1)
-    l = xp.where(nonempty, xp.maximum(bit_length(u // safe_n, xp) - 1, 0), 0)
-    m = xp.where(nonempty, (n - 1) // k, 0)
+    """Per non-empty list (``n >= 1`` values, the last ``u - 1``): l, pointer count m,
+    pointer width w_fp and total bits (int64 arrays)."""
+    l = xp.maximum(bit_length(u // n, xp) - 1, 0)
+    m = (n - 1) // k
     w_fp = xp.where(m > 0, bit_length(2 * n - 1, xp), 0)
-    uppers = xp.where(nonempty, n + ((xp.maximum(u, 1) - 1) >> l), 0)
-    return l, m, w_fp, m * w_fp + n * l + uppers
+    return l, m, w_fp, m * w_fp + n * l + n + ((u - 1) >> l)
+
+
+def _entry_numbers(owner, values, a, b, xp, k):
+    """Entries ``a .. b - 1`` (list ``e``, or the sentinel when ``e == num_lists``: an empty
+    list): ``first`` (``b - a + 1`` value offsets, the last one entry ``b``'s) and per entry
+    ``n``, ``l``, ``m``, ``w_fp`` and total bits (int64 arrays).  Only non-empty lists are
+    worked on: every number of an empty list is 0."""
+    first = first_entries(owner, a, b + 1, xp)
+    n = first[1:] - first[:-1]
+    numbers = [xp.zeros(n.size, dtype=np.int64) for _ in range(4)]
+    full = xp.flatnonzero(n)
+    if full.size:
+        u = values[first[full + 1] - 1].astype(np.int64) + 1
+        for array, part in zip(numbers, _list_numbers(n[full], u, xp, k)):
+            array[full] = part
+    return (first, n, *numbers)
+
+
+def _runs(owner, num_lists, xp, block_size):
+    """Runs of whole rows of entries (``0 .. num_lists``, the sentinel included) the encoder
+    works on one at a time: ``(a, b)`` entry ranges."""
+    return [(a, b) for a, b, _, _ in
+            list_chunks(owner, num_lists + 1, xp, CHUNK_EDGES, align=block_size)]
 
 
 def _plan(owner, values, num_lists, xp, k, block_size):
-    """Sizes and offsets of the coding of these lists (input assumed valid)."""
-    num_lists = int(num_lists)
-    size = int(values.size)
-    if size:
-        n = xp.bincount(owner, minlength=num_lists).astype(np.int64)
-    else:
-        n = xp.zeros(num_lists, dtype=np.int64)
-    first = xp.zeros(num_lists + 1, dtype=np.int64)
-    first[1:] = xp.cumsum(n)
-    if size:
-        last = values[xp.maximum(first[1:] - 1, 0)].astype(np.int64)
-        u = xp.where(n > 0, last + 1, 0)
-    else:
-        u = xp.zeros(num_lists, dtype=np.int64)
-    l, m, w_fp, bits = _list_numbers(n, u, xp, k)
-    start = xp.zeros(num_lists + 1, dtype=np.int64)
-    start[1:] = xp.cumsum(bits)
-    rows = num_lists // block_size + 1
-    heads = xp.arange(rows, dtype=np.int64) * block_size
-    lasts = xp.minimum(heads + block_size - 1, num_lists)
-    we = bit_length(first[lasts] - first[heads], xp)
-    wb = bit_length(start[lasts] - start[heads], xp)
-    padded = xp.zeros(rows * block_size, dtype=np.int64)
-    padded[:num_lists] = l
-    wl = bit_length(padded.reshape(rows, block_size).max(axis=1), xp)
-    width = we + wb + wl
-    record_at = xp.zeros(rows + 1, dtype=np.int64)
-    record_at[1:] = xp.cumsum((lasts - heads + 1) * width)
-    return dict(n=n, u=u, first=first, l=l, m=m, w_fp=w_fp, start=start, we=we, wb=wb, wl=wl,
-                width=width, record_at=record_at, rows=rows,
-                data_bits=int(start[-1]), record_bits=int(record_at[-1]))
+    """The first pass: ``blocks`` (final) and the bits of ``records`` and ``data``.
+
+    Works run by run (:func:`_runs`); what a run needs of the runs before it is the bit
+    offsets its first row starts at, so no temporary spans all entries."""
+    B = block_size
+    blocks = xp.zeros((num_lists // B + 1, _ROW_COLUMNS), dtype=np.int64)
+    data_bits = record_bits = 0
+    for a, b in _runs(owner, num_lists, xp, B):
+        first, n, l, m, w_fp, bits = _entry_numbers(owner, values, a, b, xp, k)
+        start = _offsets_from(bits, data_bits, xp)
+        heads = xp.arange(0, b - a, B, dtype=np.int64)     # rows a // B .. , run-local entries
+        lasts = xp.minimum(heads + B - 1, b - a - 1)
+        we = bit_length(first[lasts] - first[heads], xp)
+        wb = bit_length(start[lasts] - start[heads], xp)
+        padded = xp.zeros(heads.size * B, dtype=np.int64)
+        padded[:b - a] = l
+        wl = bit_length(padded.reshape(heads.size, B).max(axis=1), xp)
+        record_at = _offsets_from((lasts - heads + 1) * (we + wb + wl), record_bits, xp)
+        rows = slice(a // B, a // B + heads.size)
+        blocks[rows, 0] = first[heads]
+        blocks[rows, 1] = start[heads]
+        blocks[rows, 2] = record_at[:-1]
+        blocks[rows, 3] = we | (wb << 8) | (wl << 16)
+        data_bits, record_bits = int(start[-1]), int(record_at[-1])
+    return blocks, data_bits, record_bits
 
 
-def _nbytes_of(plan) -> int:
-    return (plan["rows"] * _ROW_COLUMNS * 8 + 4 * stream_words(plan["record_bits"])
-            + 4 * stream_words(plan["data_bits"]))
+def _offsets_from(sizes, base: int, xp):
+    """``base`` plus the exclusive prefix sums of ``sizes``: one more entry than ``sizes``."""
+    out = xp.full(sizes.size + 1, base, dtype=np.int64)
+    out[1:] += xp.cumsum(sizes)
+    return out
+
+
+def _nbytes_of(blocks, data_bits: int, record_bits: int) -> int:
+    return int(blocks.nbytes) + 4 * stream_words(record_bits) + 4 * stream_words(data_bits)
 
 
 def _bound_bits(n, u, xp) -> int:
@@ -269,24 +290,6 @@ def _check_input(owner, values, num_lists, xp, what):
                              "strictly increasing")
 
 
-# -- packing ---------------------------------------------------------------------------------
-def _pack(parts, total_bits, xp):
-    """One stream holding every ``(values < 2**32, positions)`` part; the host packs with
-    :func:`pack_fields`, the GPU with ``pack_fields_device`` (parts OR-ed: fields are disjoint)."""
-    if xp is np:
-        values = np.concatenate([np.asarray(v, dtype=np.uint64) for v, _ in parts])
-        positions = np.concatenate([np.asarray(p, dtype=np.int64) for _, p in parts])
-        return pack_fields(values, positions, total_bits)
-    words = None
-    for values, positions in parts:
-        if not int(values.size):
-            continue
-        packed = pack_fields_device(values.astype(np.uint32), positions.astype(np.int64),
-                                    total_bits)
-        words = packed if words is None else words | packed
-    return words if words is not None else xp.zeros(stream_words(total_bits), dtype=np.uint32)
-
-
 # -- the codec -----------------------------------------------------------------------------------
 class EliasFanoLists:
     """``num_lists`` sorted lists of values below ``2**32``, Elias-Fano coded (module docs).
@@ -327,9 +330,10 @@ class EliasFanoLists:
         k, block_size = params["k"], params["block_size"]
         owner, values = xp.asarray(owner), xp.asarray(values)
         _check_input(owner, values, num_lists, xp, what)
-        plan = _plan(owner, values, num_lists, xp, k, block_size)
-        data = _encode_data(owner, values, plan, xp, k)
-        blocks, records = _encode_entries(plan, xp, block_size)
+        owner = searchable(owner, num_lists + 1)
+        blocks, data_bits, record_bits = _plan(owner, values, num_lists, xp, k, block_size)
+        records, data = _encode(owner, values, num_lists, blocks, data_bits, record_bits, xp, k,
+                                block_size)
         arrays = {"blocks": blocks, "records": records, "data": data}
         return cls(xp, num_lists, int(values.size), arrays, k, block_size)
 
@@ -338,9 +342,9 @@ class EliasFanoLists:
                         block_size=DEFAULT_BLOCK_SIZE) -> int:
         """Bytes :meth:`encode` would produce for this (valid) input, computed without coding."""
         params = check_params(k, block_size)
-        plan = _plan(xp.asarray(owner), xp.asarray(values), num_lists, xp, params["k"],
-                     params["block_size"])
-        return _nbytes_of(plan)
+        owner = searchable(xp.asarray(owner), num_lists + 1)
+        return _nbytes_of(*_plan(owner, xp.asarray(values), num_lists, xp, params["k"],
+                                 params["block_size"]))
 
     # -- host views -------------------------------------------------------------------------
     def _host(self):
@@ -607,52 +611,58 @@ class EliasFanoLists:
                                   f"{int(values[at])}, not below {value_bound}")
 
 
-def _encode_data(owner, values, plan, xp, k):
-    """The ``data`` stream: pointers, lows and upper bits of every list."""
+def _encode(owner, values, num_lists, blocks, data_bits, record_bits, xp, k, block_size):
+    """The second pass: ``records`` and ``data``, run by run (the runs of :func:`_plan`), each
+    run's fields packed into the words they touch."""
+    B = block_size
+    records = xp.zeros(stream_words(record_bits), dtype=np.uint32)
+    data = xp.zeros(stream_words(data_bits), dtype=np.uint32)
+    for a, b in _runs(owner, num_lists, xp, B):
+        first, n, l, m, w_fp, bits = _entry_numbers(owner, values, a, b, xp, k)
+        start = _offsets_from(bits, int(blocks[a // B, 1]), xp)
+        pack_into(records, *_record_fields(blocks, a, b, first[:-1], start[:-1], l, xp, B))
+        e0, e1 = int(first[0]), int(first[-1])
+        if e1 > e0:
+            pack_into(data, *_data_fields(owner[e0:e1].astype(np.int64) - a, values[e0:e1],
+                                          first - e0, start, l, m, w_fp, n, xp, k))
+    return records, data
+
+
+def _record_fields(blocks, a, b, first, start, l, xp, block_size):
+    """The fields (uint32 values, int64 positions) of the records of entries ``a .. b - 1``."""
+    e = xp.arange(a, b, dtype=np.int64)
+    row = e // block_size
+    widths = blocks[row, 3]
+    we, wb = widths & 0xFF, (widths >> 8) & 0xFF
+    at = blocks[row, 2] + (e - row * block_size) * (we + wb + ((widths >> 16) & 0xFF))
+    del e, widths
+    parts = [split_fields(first - blocks[row, 0], at, xp),
+             split_fields(start - blocks[row, 1], at + we, xp),
+             (l.astype(np.uint32), at + we + wb)]
+    return xp.concatenate([v for v, _ in parts]), xp.concatenate([p for _, p in parts])
+
+
+def _data_fields(owner, values, first, start, l, m, w_fp, n, xp, k):
+    """The fields (uint32 values, int64 positions) of the pointers, lows and upper bits of a
+    run's lists: ``owner`` run-local list indices, ``first`` and ``start`` run-local value
+    offsets and bit offsets (one more entry than lists)."""
     size = int(values.size)
-    first, start, l, m, w_fp, n = (plan[x] for x in ("first", "start", "l", "m", "w_fp", "n"))
-    if not size:
-        return xp.zeros(stream_words(plan["data_bits"]), dtype=np.uint32)
     lo = start[:-1] + m * w_fp
     up = lo + n * l
-    owner = owner.astype(np.int64)
     x = values.astype(np.int64)
     rank = xp.arange(size, dtype=np.int64) - first[owner]
     shift = l[owner]
     low = (x & ((xp.ones(1, dtype=np.int64) << shift) - 1)).astype(np.uint32)
     low_at = lo[owner] + rank * shift
     up_at = up[owner] + (x >> shift) + rank
-    del rank
+    del rank, shift
     parts = [(low, low_at), (xp.ones(size, dtype=np.uint32), up_at)]
-    total = int(m.sum())
-    if total:  # forward pointers: few, one per k values of long lists
+    if int(m.sum()):  # forward pointers: few, one per k values of long lists
         fp_owner, fp_rank = ragged_positions(xp, xp.zeros(m.size, dtype=np.int64), m)
         target = first[fp_owner] + (fp_rank + 1) * k
         parts.append(((x[target] >> l[fp_owner]).astype(np.uint32),
                       start[fp_owner] + fp_rank * w_fp[fp_owner]))
-    return _pack(parts, plan["data_bits"], xp)
-
-
-def _encode_entries(plan, xp, block_size):
-    """``blocks`` and ``records`` from the plan's per-entry offsets."""
-    rows, first, start = plan["rows"], plan["first"], plan["start"]
-    entries = first.size
-    heads = xp.arange(rows, dtype=np.int64) * block_size
-    blocks = xp.zeros((rows, _ROW_COLUMNS), dtype=np.int64)
-    blocks[:, 0] = first[heads]
-    blocks[:, 1] = start[heads]
-    blocks[:, 2] = plan["record_at"][:-1]
-    blocks[:, 3] = plan["we"] | (plan["wb"] << 8) | (plan["wl"] << 16)
-    e = xp.arange(entries, dtype=np.int64)
-    b = e // block_size
-    we, wb = plan["we"][b], plan["wb"][b]
-    at = plan["record_at"][b] + (e - b * block_size) * plan["width"][b]
-    l = xp.zeros(entries, dtype=np.int64)
-    l[:-1] = plan["l"]
-    parts = [split_fields(first - blocks[b, 0], at, xp),
-             split_fields(start - blocks[b, 1], at + we, xp),
-             (l.astype(np.uint32), at + we + wb)]
-    return blocks, _pack(parts, plan["record_bits"], xp)
+    return xp.concatenate([v for v, _ in parts]), xp.concatenate([p for _, p in parts])
 
 
 # -- the graph layout ------------------------------------------------------------------------
@@ -661,7 +671,7 @@ class EliasFanoLayout(Layout):
     ``k`` values and two-level per-vertex offsets (module docs)."""
 
     name = "ef"
-    build_bytes_per_vertex = 320  # measured 303
+    build_bytes_per_vertex = 6  # measured 3.2
 
     @classmethod
     def check_params(cls, k=DEFAULT_K, block_size=DEFAULT_BLOCK_SIZE) -> dict:

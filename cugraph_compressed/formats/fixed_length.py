@@ -82,7 +82,14 @@ from numbers import Integral, Real
 
 import numpy as np
 
-from .base import Layout, invariant_error, ragged_positions
+from .base import (
+    Layout,
+    first_entries,
+    invariant_error,
+    list_chunks,
+    ragged_positions,
+    searchable,
+)
 from .bits import TAIL_WORDS, pack_fields, pack_fixed_device, read_fields, stream_words
 
 MAX_WIDTH = 64
@@ -270,6 +277,22 @@ def check_lists(owner, values, num_lists: int, xp, bound=None, bound_name="bound
     return high
 
 
+def _pack_offsets(owner, num_lists: int, width: int, xp):
+    """``pack_fixed`` of the ``num_lists + 1`` offsets of the lists of sorted ``owner``,
+    computed and packed run of lists by run: runs start at multiples of 32 fields, so on a
+    word of their own, and no temporary spans all lists."""
+    words = xp.zeros(stream_words((num_lists + 1) * width), dtype=np.uint32)
+    if width == 0:
+        return words
+    owner = searchable(owner, num_lists)
+    for v0, v1, _, _ in list_chunks(owner, num_lists, xp, int(owner.size) + 1, align=32):
+        end = v1 + 1 if v1 == num_lists else v1  # the last run packs the final offset too
+        part = pack_fixed(first_entries(owner, v0, end, xp), width, xp)
+        data = -(-(end - v0) * width // 32)
+        words[v0 * width // 32:v0 * width // 32 + data] = part[:data]
+    return words
+
+
 class FixedWidthLists:
     """The list codec: ``num_lists`` sorted lists as two fixed-width streams (offsets, values).
 
@@ -293,12 +316,9 @@ class FixedWidthLists:
         """Encode ``values`` grouped by ``owner`` (see :func:`check_lists` for the input)."""
         largest = check_lists(owner, values, num_lists, xp, bound, bound_name)
         n = int(owner.size)
-        offsets = xp.zeros(num_lists + 1, dtype=np.int64)
-        if n:
-            offsets[1:] = xp.cumsum(xp.bincount(owner, minlength=num_lists))
         w_off = choose_width(n, offset_width, align_slack, "offset_width")
         w_idx = choose_width(largest, index_width, align_slack, "index_width")
-        arrays = {"offsets": pack_fixed(offsets, w_off, xp),
+        arrays = {"offsets": _pack_offsets(owner, num_lists, w_off, xp),
                   "indices": pack_fixed(values, w_idx, xp)}
         return cls(xp, arrays, num_lists, n, w_off, w_idx)
 
@@ -375,7 +395,7 @@ class FixedLengthLayout(Layout):
     """CSR whose offsets and neighbour ids are bit-packed at fixed widths (module docstring)."""
 
     name = "fl"
-    build_bytes_per_vertex = 16  # measured 16
+    build_bytes_per_vertex = 4  # measured 2.4
 
     def __init__(self, xp, num_vertices, num_edges, arrays, params, offset_width, index_width):
         super().__init__(xp, num_vertices, num_edges, arrays, params)

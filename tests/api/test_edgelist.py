@@ -108,6 +108,28 @@ def test_vertices_must_cover_the_edges_once(vertices, match):
         build(frame([0, 1], [1, 2]), vertices=vertices)
 
 
+@pytest.mark.parametrize("renumber, vertices, match", [
+    (True, [0, 0, 1], "1 duplicate"),          # as many ids as distinct endpoints, one twice
+    (True, [2, 0, 1, 3, 3], "1 duplicate"),
+    (True, [5, 2, 0], "missing from vertices"),
+    (False, [0, 1, 1], "1 duplicate"),
+    (False, [0, 1], "0 .. V-1"),               # in order, but the edges name vertex 2
+    (False, [0, 2, 1], "0 .. V-1"),
+])
+def test_vertices_are_checked_whichever_way_they_are_ranked(renumber, vertices, match):
+    """Distinct ids covering the endpoints are ranked by binary search without counting
+    distinct ids; every other ``vertices`` is still refused with the message naming why."""
+    with pytest.raises(ValueError, match=match):
+        build(frame([0, 1], [1, 2]), renumber=renumber, vertices=vertices)
+
+
+def test_vertices_in_any_order_rank_like_the_edges_ids():
+    G = build(frame([30, 10], [10, 20]), vertices=[20, 40, 30, 10])
+    assert G.nodes().tolist() == [10, 20, 30, 40]
+    edges = G.view_edge_list()
+    assert sorted(zip(edges["source"], edges["destination"])) == [(10, 20), (30, 10)]
+
+
 def test_vertices_without_renumbering_must_be_0_to_v_minus_1():
     with pytest.raises(ValueError, match="0 .. V-1"):
         build(frame([0, 1], [1, 2]), renumber=False, vertices=[2, 1, 0])
