@@ -175,9 +175,15 @@ def ragged_positions(xp, starts, lengths):
     return owner, starts.astype(np.int64, copy=False)[owner] + rank
 
 
-#: Lists per chunk of an encoder: about 1/64 of them, within these bounds (see list_chunks).
+#: Lists per run of an encoder: about 1/64 of them, at least MIN_CHUNK_LISTS on the host and
+#: MIN_DEVICE_CHUNK_LISTS on the GPU, at most MAX_CHUNK_LISTS (see list_chunks).  On the GPU a
+#: run costs tens of kernel launches and allocations whatever its size (about 50 ms a run for
+#: cgr, 20 for ef, at R-MAT 22 without an RMM pool: benchmarks/profile_build.py), while the
+#: temporaries of a run of 2**20 lists (at most about 160 bytes a list, for ef) are small
+#: next to GPU memory; on the host short runs cost nothing.
 MIN_CHUNK_LISTS = 1 << 14
-MAX_CHUNK_LISTS = 1 << 20
+MIN_DEVICE_CHUNK_LISTS = 1 << 20
+MAX_CHUNK_LISTS = 1 << 22
 
 
 def searchable(owner, num_lists: int):
@@ -222,10 +228,12 @@ def list_chunks(owner, num_lists: int, xp, max_edges: int, align: int = 1):
     -------
     list of (v0, v1, e0, e1)
         Lists ``v0 .. v1 - 1`` and their entries ``e0 .. e1 - 1``, covering all lists in order
-        with runs of at most about 1/64 of the lists (``MIN_CHUNK_LISTS`` to
-        ``MAX_CHUNK_LISTS``); one empty run when there are no lists.
+        with runs of about 1/64 of the lists (at least ``MIN_CHUNK_LISTS``, or on the GPU
+        ``MIN_DEVICE_CHUNK_LISTS``, and at most ``MAX_CHUNK_LISTS``); one empty run when there
+        are no lists.
     """
-    per = min(max(num_lists // 64, MIN_CHUNK_LISTS), MAX_CHUNK_LISTS)
+    least = MIN_CHUNK_LISTS if xp is np else MIN_DEVICE_CHUNK_LISTS
+    per = min(max(num_lists // 64, least), MAX_CHUNK_LISTS)
     per = -(-per // align) * align
     cuts = [np.arange(0, num_lists, per, dtype=np.int64), np.asarray([num_lists])]
     m = int(owner.size)
