@@ -108,6 +108,13 @@ def test_launch_constants_match_the_cuda_sources():
     assert traversal.WARP == cuda_constant("common.cuh", "WARP")
 
 
+def test_fault_bits_match_the_cuda_sources():
+    """The checked kernels' fault bits (common.cuh) are the ones the driver names."""
+    text = (PACKAGE / "kernels" / "common.cuh").read_text()
+    bits = re.findall(r"constexpr unsigned long long FAULT_\w+ = (\d+);", text)
+    assert sorted(int(b) for b in bits) == sorted(traversal.FAULTS)
+
+
 def test_registry_is_the_namespace():
     """Every registered algorithm (and alias) is exported by the package, listed by
     supported(), and nothing else claims to be an algorithm."""
