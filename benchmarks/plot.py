@@ -26,7 +26,9 @@ def panels(record):
 
 
 def _label(result):
-    return "cuGraph" if result["contender"] == "cugraph" else result["format"]
+    if result["contender"] != "cugraph":
+        return result["format"]
+    return "cuGraph" if result.get("renumber", True) else "cuGraph, renumber=False"
 
 
 def plot(record, path):

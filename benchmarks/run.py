@@ -32,6 +32,9 @@ def main(argv=None):
     p.add_argument("--seed", type=int, default=42)
     p.add_argument("--backend", choices=("auto", "device", "host"), default="auto")
     p.add_argument("--no-cugraph", action="store_true", help="leave cuGraph out")
+    p.add_argument("--cugraph-renumber-false", action="store_true",
+                   help="also time cuGraph built with renumber=False (the baseline and every "
+                        "contender build with renumber=True)")
     p.add_argument("--out", default=None,
                    help="JSON path (default benchmarks/results/<device>-<date>.json)")
     p.add_argument("--git-commit", default=None,
@@ -50,7 +53,8 @@ def main(argv=None):
         args.scales, directed=directed, algorithms=args.algorithms, formats=args.formats,
         repeats=args.repeats, encode_repeats=args.encode_repeats, num_sources=args.sources,
         edge_factor=args.edge_factor, seed=args.seed, backend=args.backend,
-        with_cugraph=not args.no_cugraph, git_commit=args.git_commit, checkpoint=checkpoint)
+        with_cugraph=not args.no_cugraph, cugraph_renumber_false=args.cugraph_renumber_false,
+        git_commit=args.git_commit, checkpoint=checkpoint)
     print(f"{record['device']} ({record['backend']}), commit {record['git_commit']}, "
           f"{record['timestamp']}")
     print(bench.format_table(record))

@@ -33,6 +33,9 @@ def _parser():
     p.add_argument("--seed", type=int, default=42, help="generator and source seed (default 42)")
     p.add_argument("--backend", choices=("auto", "device", "host"), default="auto",
                    help="where to run (default: the device when usable)")
+    p.add_argument("--cugraph-renumber-false", action="store_true",
+                   help="also time cuGraph built with renumber=False (the baseline is cuGraph's "
+                        "default, renumber=True, as every contender builds)")
     p.add_argument("--json", metavar="PATH", default=None, help="also write the results as JSON")
     return p
 
@@ -68,7 +71,8 @@ def main(argv=None):
         parser.error(str(exc))
     record = bench.run_benchmark(
         [scale], directed=_directions(args), formats=formats, repeats=repeats,
-        num_sources=sources, edge_factor=args.edge_factor, seed=args.seed, backend=backend)
+        num_sources=sources, edge_factor=args.edge_factor, seed=args.seed, backend=backend,
+        cugraph_renumber_false=args.cugraph_renumber_false)
 
     where = record["device"]
     print(f"backend: {record['backend']} on {where}"

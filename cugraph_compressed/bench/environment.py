@@ -55,8 +55,9 @@ class Environment:
     Parameters
     ----------
     backend : {"device", "host"}
-        What :func:`pick_backend` chose.  On the device, cuDF, CuPy and RMM are imported and
-        RMM statistics enabled; cuGraph (and the device generator) when importable.
+        What :func:`pick_backend` chose.  On the device, cuDF, CuPy and RMM are imported, RMM
+        set to a pool (both sides allocate from it, as a tuned cuGraph user would) with
+        statistics enabled above it; cuGraph (and the device generator) when importable.
 
     Attributes
     ----------
@@ -66,12 +67,15 @@ class Environment:
         The RAPIDS modules in use (None on the host; ``cugraph`` None when not importable).
     gen_backend : str
         Where the R-MAT frame is generated: ``"device"`` when cuGraph's generator is usable.
+    rmm_pool : bool
+        Device allocations come from an RMM pool (the device backend).
     """
 
     def __init__(self, backend):
         self.backend = backend
         self.cudf = self.cupy = self.cugraph = self.rmm = None
         self.gen_backend = "host"
+        self.rmm_pool = backend == "device"
         if backend == "device":
             import cudf
             import cupy
@@ -79,7 +83,9 @@ class Environment:
             import rmm.statistics
 
             self.cudf, self.cupy, self.rmm = cudf, cupy, rmm
-            # Before anything is allocated, so the adaptor sees every allocation it is told of.
+            # Before anything is allocated: the pool serves every allocation, and the
+            # statistics adaptor above it counts them all.
+            rmm.reinitialize(pool_allocator=True)
             rmm.statistics.enable_statistics()
             try:
                 import cugraph

@@ -22,7 +22,7 @@ def result_row(backend, graph, contender, algorithm, kind, **fields):
     graph : dict
         The record's ``graphs`` entry (``scale``, ``directed``, ``edges``).
     contender : Contender
-        Gives ``contender`` and ``format``.
+        Gives ``contender``, ``format`` and ``renumber``.
     algorithm : str
         The algorithm's record name.
     kind : str
@@ -36,7 +36,8 @@ def result_row(backend, graph, contender, algorithm, kind, **fields):
     """
     row = {
         "scale": graph["scale"], "directed": graph["directed"], "contender": contender.name,
-        "format": contender.format, "backend": backend, "algorithm": algorithm, "graph": kind,
+        "format": contender.format, "renumber": contender.renumber, "backend": backend,
+        "algorithm": algorithm, "graph": kind,
         "edges": graph["edges"], "sources": None, "ms": None, "ms_min": None, "ms_max": None,
         "warmup_ms": None, "runs": 0, "gteps": None, "structure_bytes": None,
         "bytes_per_edge": None, "components": None, "rmm_bytes": None, "rmm_peak_bytes": None,
@@ -85,7 +86,8 @@ def format_table(record):
             "x vs cuGraph", "bytes/edge", "bytes vs cuGraph", "CSR/bytes", "encode ms",
             "enc Medge/s", "check"]
     baseline = {(r["scale"], r["directed"], r["algorithm"]): r
-                for r in record["results"] if r["contender"] == CUGRAPH}
+                for r in record["results"] if r["contender"] == CUGRAPH
+                and r["format"] == "native"}  # renumber=True: cuGraph's default path
     rows, notes = [], {}
     for r in record["results"]:
         base = baseline.get((r["scale"], r["directed"], r["algorithm"]))

@@ -3,8 +3,10 @@ contender at a time, each graph kind it needs built once and every algorithm tim
 
 For each scale one weighted R-MAT edge frame is generated (on the device when a GPU and RAPIDS
 are usable, else on the host) and every contender is built from that same frame with
-``renumber=False``, one contender at a time (the previous one is freed first so they never
-compete for memory).  Per graph built (:mod:`.specs` says which):
+``renumber=True`` (cuGraph's default and fastest path; a cuGraph ``renumber=False`` row on
+request), one contender at a time (the previous one is freed first so they never compete for
+memory), every device allocation of either side from one RMM pool.  Per graph built
+(:mod:`.specs` says which):
 
 * encode: one warm-up build, then the median of ``encode_repeats`` synchronized builds;
 * size: ``G.nbytes`` for our layouts, and for every contender on the device the RMM bytes that
@@ -34,6 +36,7 @@ from .timing import time_builds, time_calls
 
 def run_benchmark(scales, *, directed=True, algorithms=tuple(SPECS), formats=None, repeats=5,
                   encode_repeats=3, num_sources=4, edge_factor=16, seed=42, backend="auto",
+                  cugraph_renumber_false=False,
                   with_cugraph=True, git_commit=None, log=None, checkpoint=None):
     """Generate R-MAT graphs and measure every contender on each.
 
@@ -62,6 +65,9 @@ def run_benchmark(scales, *, directed=True, algorithms=tuple(SPECS), formats=Non
         Seed of the generator (edges and weights) and of the source draw.
     backend : {"auto", "device", "host"}, default "auto"
         Where to run; "auto" picks the device when it is usable (:func:`.pick_backend`).
+    cugraph_renumber_false : bool, default False
+        Also time cuGraph built with ``renumber=False`` (no degree ordering, no
+        degree-segmented kernels), a row beside the baseline.
     with_cugraph : bool, default True
         Include cuGraph itself as a contender (device backend only, when importable).
     git_commit : str, optional
@@ -94,7 +100,7 @@ def run_benchmark(scales, *, directed=True, algorithms=tuple(SPECS), formats=Non
     formats = pick_formats(formats)
     env = Environment(backend)
     cugraph_ok = with_cugraph and backend == "device" and env.cugraph is not None
-    sides = contenders(formats, cugraph_ok)
+    sides = contenders(formats, cugraph_ok, cugraph_renumber_false)
     log(f"backend: {backend}" + (f" ({why_host})" if why_host else "")
         + f"; contenders: {[CUGRAPH if c.is_cugraph else c.label for c in sides]}"
         + f"; algorithms: {algorithms}")
@@ -109,7 +115,8 @@ def run_benchmark(scales, *, directed=True, algorithms=tuple(SPECS), formats=Non
         "settings": {"repeats": repeats, "encode_repeats": encode_repeats,
                      "num_sources": num_sources, "algorithms": algorithms, "formats": formats,
                      "graphs": {name: dict(kw) for name, kw in GRAPHS.items()},
-                     "sssp_rtol": SSSP_RTOL, "pagerank_l1": PAGERANK_L1},
+                     "sssp_rtol": SSSP_RTOL, "pagerank_l1": PAGERANK_L1,
+                     "renumber": True, "rmm_pool": env.rmm_pool},
         "graphs": [],
         "results": [],
     }

@@ -16,11 +16,13 @@ from ..algorithms.registry import Algorithm, device_layouts
 CUGRAPH = "cugraph"
 OURS = "cugraph_compressed"
 
-#: How each graph kind is built, for cuGraph and ours alike (``renumber=False`` besides).
+#: How each graph kind is built, for cuGraph and ours alike (with the contender's ``renumber``).
 GRAPHS = {"weighted": {"weight": "weight", "store_transposed": False},
           "transposed": {"weight": None, "store_transposed": True}}
 
 NOTE_NO_KERNELS = "no GPU kernels for this layout yet: size and encode time only"
+#: The format of cuGraph's ``renumber=False`` row.
+NO_RENUMBER = "native-renumber-false"
 
 
 @dataclass(frozen=True)
@@ -122,11 +124,16 @@ class Contender:
     name : str
         :data:`CUGRAPH` or :data:`OURS`.
     format : str
-        ``"native"`` for cuGraph, else the layout's name.
+        ``"native"`` for cuGraph (:data:`NO_RENUMBER` for its ``renumber=False`` row), else the
+        layout's name.
+    renumber : bool
+        Builds with ``renumber=True``: cuGraph's default and fastest path (degree ordering,
+        degree-segmented kernels), and ours.  cuGraph with False is a row on request only.
     """
 
     name: str
     format: str
+    renumber: bool = True
 
     @property
     def label(self):
@@ -152,16 +159,17 @@ class Contender:
         Returns
         -------
         callable
-            ``build(df) -> graph``, with ``renumber=False`` (the cuGraph baseline's setting).
+            ``build(df) -> graph``, with the contender's ``renumber``.
         """
         kw = {k: v for k, v in GRAPHS[kind].items() if v is not None}
+        renumber = self.renumber
         if self.is_cugraph:
             cugraph = env.cugraph
 
             def build(df):
                 G = cugraph.Graph(directed=directed)
                 G.from_cudf_edgelist(df, source="source", destination="destination",
-                                     renumber=False, **kw)
+                                     renumber=renumber, **kw)
                 return G
         else:
             from ..graph import CompressedGraph
@@ -172,7 +180,7 @@ class Contender:
                 G = CompressedGraph(directed=directed, format=fmt)
                 load = (G.from_cudf_edgelist if env.backend == "device"
                         else G.from_pandas_edgelist)
-                load(df, source="source", destination="destination", renumber=False, **kw)
+                load(df, source="source", destination="destination", renumber=renumber, **kw)
                 return G
         return build
 
@@ -196,7 +204,7 @@ class Contender:
         return self.format in device_layouts()
 
 
-def contenders(formats, with_cugraph):
+def contenders(formats, with_cugraph, cugraph_renumber_false=False):
     """Everything measured side by side, in the order measured.
 
     Parameters
@@ -204,11 +212,16 @@ def contenders(formats, with_cugraph):
     formats : list of str
         Layouts (:func:`pick_formats`).
     with_cugraph : bool
-        Put cuGraph first: the reference the layouts are checked against.
+        Put cuGraph first, built with ``renumber=True``: the baseline every ratio is taken
+        against and the reference the layouts are checked against.
+    cugraph_renumber_false : bool
+        Also cuGraph built with ``renumber=False`` (format :data:`NO_RENUMBER`), after it.
 
     Returns
     -------
     list of Contender
     """
-    return ([Contender(CUGRAPH, "native")] if with_cugraph else []) + [
-        Contender(OURS, f) for f in formats]
+    sides = [Contender(CUGRAPH, "native")] if with_cugraph else []
+    if with_cugraph and cugraph_renumber_false:
+        sides.append(Contender(CUGRAPH, NO_RENUMBER, renumber=False))
+    return sides + [Contender(OURS, f) for f in formats]

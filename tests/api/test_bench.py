@@ -11,7 +11,8 @@ from cugraph_compressed.bench.checks import agrees, summarize
 
 # The keys of a result row, in their order: records before and after a change compare.
 ROW_KEYS = [
-    "scale", "directed", "contender", "format", "backend", "algorithm", "graph", "edges",
+    "scale", "directed", "contender", "format", "renumber", "backend", "algorithm", "graph",
+    "edges",
     "sources", "ms", "ms_min", "ms_max", "warmup_ms", "runs", "gteps", "structure_bytes",
     "bytes_per_edge", "components", "rmm_bytes", "rmm_peak_bytes", "compression_ratio",
     "plain_csr_bytes", "encode_ms", "encode_warmup_ms", "encode_edges_per_s", "reported_edges",
@@ -84,3 +85,22 @@ def test_pagerank_and_label_checks():
 def test_unknown_algorithm_is_refused():
     with pytest.raises(ValueError, match="unknown algorithm"):
         run_benchmark([6], algorithms=["nope"], backend="host", log=lambda _: None)
+
+
+def test_contenders_build_with_renumber_true_and_cugraph_false_on_request():
+    """The baseline is cuGraph's default path: every contender builds with renumber=True; a
+    cuGraph renumber=False row comes only when asked for, after the baseline."""
+    from cugraph_compressed.bench.environment import Environment
+    from cugraph_compressed.bench.specs import NO_RENUMBER, contenders
+
+    sides = contenders(["csr", "ef"], with_cugraph=True)
+    assert [(c.format, c.renumber) for c in sides] == [
+        ("native", True), ("csr", True), ("ef", True)]
+    sides = contenders(["csr"], with_cugraph=True, cugraph_renumber_false=True)
+    assert [(c.format, c.renumber) for c in sides] == [
+        ("native", True), (NO_RENUMBER, False), ("csr", True)]
+    assert contenders(["csr"], with_cugraph=False, cugraph_renumber_false=True)[0].format == "csr"
+    edges = pd.DataFrame({"source": [10, 20, 30], "destination": [20, 30, 10],
+                          "weight": [1.0, 2.0, 3.0]})
+    G = sides[-1].builder(Environment("host"), True, "weighted")(edges)
+    assert G.renumbered and G.number_of_vertices() == 3
