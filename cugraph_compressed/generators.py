@@ -19,15 +19,24 @@ part of the stream's definition.
 Scrambling applies a seeded bijection of ``[0, 2**scale)`` (:func:`scramble_vertex_ids`) so
 vertex ids no longer correlate with degree.  The device branch uses cuGraph's own generator and
 its own (seed-independent) scrambling, so host and device graphs differ for the same seed.
+
+:func:`rmat_chunks` is the generator for streaming builds and graphs larger than memory: a
+counter-based stream in which every edge is a pure function of its index, generated chunk by
+chunk, lazily, with the same bits from NumPy and CuPy.  Its edges follow the same distribution
+but are not those of :func:`rmat_edgelist`.
 """
 
+import dataclasses
 import functools
 import numbers
+import operator
 import sys
+from typing import NamedTuple
 
 import numpy as np
 
-__all__ = ["check_arguments", "rmat_edgelist", "scramble_vertex_ids"]
+__all__ = ["RMATChunks", "check_arguments", "rmat_chunks", "rmat_edgelist",
+           "scramble_vertex_ids"]
 
 _MAX_SCALE = 40
 _LEVELS_PER_DRAW = 8           # 4**8 = 65536 alias cells: 384 KiB of tables, cached
@@ -35,6 +44,12 @@ _CHUNK_EDGES = 1 << 20
 _SCRAMBLE_ROUNDS = 4
 # Independent sub-streams of one seed: edge placement, weights, vertex-id permutation.
 _STREAM_EDGES, _STREAM_WEIGHTS, _STREAM_SCRAMBLE = 0, 1, 2
+# rmat_chunks' counter-based stream (specified in its docstring).
+_MASK64 = (1 << 64) - 1
+_GOLDEN = 0x9E3779B97F4A7C15              # SplitMix64's increment
+_MIX = ((30, 0xBF58476D1CE4E5B9), (27, 0x94D049BB133111EB), (31, None))
+_FEISTEL_ROUNDS = 4
+_HOST_BLOCK = 1 << 15                     # host edges per pass: temporaries stay in cache
 
 
 def rmat_edgelist(scale, edge_factor=16, *, a=0.57, b=0.19, c=0.19, seed=42, scramble=True,
@@ -117,11 +132,176 @@ def scramble_vertex_ids(ids, scale, *, seed=42):
     return x
 
 
+def rmat_chunks(scale, edge_factor=16, *, a=0.57, b=0.19, c=0.19, seed=42, scramble=True,
+                weighted=False, chunk_edges=2**24, backend="host"):
+    """A Graph500 R-MAT edge list as a lazy sequence of chunks, for streaming builds.
+
+    Every edge is a pure function of the arguments (other than `chunk_edges` and `backend`) and its
+    index ``i`` in ``[0, edge_factor * 2**scale)``: a counter-based hash of ``(seed, i)``, not
+    a sequential random stream.  So chunk ``k`` regenerates exactly the same edges every time
+    it is asked for (a build may read its input several times without storing it), the edges
+    do not depend on how they are cut into chunks, and NumPy and CuPy compute the same bits
+    (only wrapping uint64 multiply, add, xor and shifts, integer comparisons, and exact integer
+    to float conversions).  Nothing is generated until a chunk is asked for; the returned
+    object holds only the arguments, so it is cheap to pickle and send to workers.
+
+    The stream, in uint64 arithmetic modulo ``2**64`` (so that it can be reproduced elsewhere):
+
+    - ``mix(x)`` is SplitMix64's finaliser: ``x ^= x >> 30; x *= 0xBF58476D1CE4E5B9;
+      x ^= x >> 27; x *= 0x94D049BB133111EB; x ^= x >> 31``; ``G = 0x9E3779B97F4A7C15``.
+    - Keys ``k[n] = mix(seed + (n + 1) * G)``, ``n = 0 .. 4`` (SplitMix64 seeded with `seed`):
+      ``k[0]`` for the edges, ``k[1] .. k[4]`` for the scrambling rounds.
+    - Edge ``i`` has the key ``e = mix((i * G) ^ k[0])`` and the draws
+      ``h[j] = mix(e + (j + 1) * G)``, ``j = 0, 1, ...``.
+    - Level ``l = 0 .. scale - 1`` sets bit ``scale - 1 - l`` of the source and destination
+      ids (the most significant first).  It reads the 32-bit ``u``: the high half of
+      ``h[l // 2]`` for even ``l``, the low half for odd ``l``, and picks the quadrant
+      ``(0, 0)`` if ``u < T1``, else ``(0, 1)`` if ``u < T2``, else ``(1, 0)`` if ``u < T3``,
+      else ``(1, 1)``, where ``T1, T2, T3 = round(p * 2**32)`` for ``p = a, a + b, a + b + c``
+      (in float64).  The quadrant probabilities are thus rounded to multiples of ``2**-32``,
+      finer than the float32 uniforms cuGraph compares against.
+    - The weight, if `weighted`, is ``((h[ceil(scale / 2)] >> 40) + 1) * 2**-24``: float32 in
+      ``(0, 1]``, exact, from a draw the ids do not use (the ids do not depend on `weighted`).
+    - If `scramble`, both ids then go through a 4-round Feistel network on ``scale`` bits,
+      which is a bijection of ``[0, 2**scale)`` for any round function: with ``R`` the low
+      ``ceil(scale / 2)`` bits and ``L`` the high ``floor(scale / 2)`` bits, rounds
+      ``r = 1, 3`` do ``R ^= mix(L ^ k[r])`` and rounds ``r = 2, 4`` do ``L ^= mix(R ^ k[r])``,
+      each truncated to the width of the half it changes; the id is then ``L * 2**len(R) + R``.
+      Hubs are thus spread over the id range, and the degree multiset does not change.
+
+    Parameters
+    ----------
+    scale : int
+        Vertex ids lie in ``[0, 2**scale)``; 1 to 40.
+    edge_factor : int, default 16
+        Edges per vertex id: ``num_edges = edge_factor * 2**scale``; at least 1.
+    a, b, c : float, default 0.57, 0.19, 0.19
+        Probabilities of the quadrants (0, 0), (0, 1) and (1, 0) (source bit, destination bit)
+        at every level; each in (0, 1) and ``a + b + c < 1`` (``d = 1 - a - b - c``).
+    seed : int, default 42
+        In ``[0, 2**64)``.
+    scramble : bool, default True
+        Relabel vertex ids by the seeded Feistel bijection above, so hubs are not small ids.
+    weighted : bool, default False
+        Add a float32 ``weight`` column, uniform in (0, 1] on a grid of ``2**-24``.
+    chunk_edges : int, default 2**24
+        Edges per chunk (the last chunk may be shorter); at least 1.  With
+        ``backend="device"`` a chunk must have fewer than ``2**31`` rows (one cuDF column).
+    backend : {"host", "device"}, default "host"
+        ``"host"``: chunks are pandas DataFrames computed with NumPy; ``"device"``: cuDF
+        DataFrames computed with CuPy on the current device (no host round trip).
+
+    Returns
+    -------
+    RMATChunks
+        A sequence: ``len(chunks)`` chunks, ``chunks[k]`` (negative ``k`` counts from the
+        end, ``IndexError`` past it), iteration in order.  Chunk ``k`` holds edges
+        ``k * chunk_edges`` to ``min((k + 1) * chunk_edges, num_edges) - 1`` in order, with
+        columns ``source`` and ``destination`` (int32 when ``2**scale <= 2**31``, else int64)
+        and ``weight`` (float32) when `weighted`.
+
+    Raises
+    ------
+    TypeError
+        If `scale`, `edge_factor`, `seed` or `chunk_edges` is not an integer, or a
+        probability is not a real number.
+    ValueError
+        If an argument is out of range (the message names the value and the bound), or
+        `backend` is unknown.
+
+    Notes
+    -----
+    Guaranteed: the edges above, whatever the chunking, the backend, the process or the
+    order in which chunks are asked for.  Not guaranteed: that they are the edges of
+    :func:`rmat_edgelist` or ``cugraph.generators.rmat`` (other generators; the distribution
+    is the same), or that the edges are distinct: duplicates and self loops are kept, as in
+    Graph500.  The hash is a statistical mixer, not a cryptographic one.
+
+    Examples
+    --------
+    >>> chunks = rmat_chunks(10, chunk_edges=5000, seed=1)
+    >>> len(chunks), chunks.num_edges, len(chunks[-1]), str(chunks[0]["source"].dtype)
+    (4, 16384, 1384, 'int32')
+    """
+    not_int = {"not_int": TypeError}
+    scale = _check_int("scale", scale, 1, _MAX_SCALE, **not_int)
+    edge_factor = _check_int("edge_factor", edge_factor, 1, None, **not_int)
+    seed = _check_int("seed", seed, 0, _MASK64, **not_int)
+    chunk_edges = _check_int("chunk_edges", chunk_edges, 1, None, **not_int)
+    probs = []
+    for name, p in (("a", a), ("b", b), ("c", c)):
+        if isinstance(p, bool) or not isinstance(p, numbers.Real):
+            raise TypeError(f"{name} must be a real number, got {p!r}")
+        if not 0.0 < p < 1.0:
+            raise ValueError(f"{name} must be a probability in (0, 1), got {p!r}")
+        probs.append(float(p))
+    if not sum(probs) < 1.0:
+        raise ValueError(f"a + b + c must be < 1, got {probs[0]} + {probs[1]} + {probs[2]} "
+                         f"= {sum(probs)}")
+    if backend not in ("host", "device"):
+        raise ValueError(f"backend must be 'host' or 'device', got {backend!r}")
+    num_edges = edge_factor << scale
+    if backend == "device" and min(chunk_edges, num_edges) >= 2**31:
+        raise ValueError(f"backend='device' needs chunks of fewer than 2**31 rows (one cuDF "
+                         f"column), got chunk_edges={chunk_edges}")
+    return RMATChunks(scale, edge_factor, *probs, seed, bool(scramble), bool(weighted),
+                      chunk_edges, backend)
+
+
+@dataclasses.dataclass(frozen=True)
+class RMATChunks:
+    """The lazy sequence of edge frames that :func:`rmat_chunks` returns (and checks).
+
+    It holds only the arguments, plus the derived ``num_edges`` (``edge_factor * 2**scale``)
+    and ``num_vertices`` (``2**scale``); ``chunks[k]`` generates chunk ``k`` afresh on every
+    call, so nothing but the arguments is kept or pickled.
+    """
+
+    scale: int
+    edge_factor: int
+    a: float
+    b: float
+    c: float
+    seed: int
+    scramble: bool
+    weighted: bool
+    chunk_edges: int
+    backend: str
+
+    @property
+    def num_vertices(self):
+        return 1 << self.scale
+
+    @property
+    def num_edges(self):
+        return self.edge_factor << self.scale
+
+    def __len__(self):
+        return -(-self.num_edges // self.chunk_edges)
+
+    def __getitem__(self, k):
+        n = len(self)
+        k = operator.index(k)
+        if not -n <= k < n:
+            raise IndexError(f"chunk index {k} out of range for {n} chunks")
+        start = (k % n) * self.chunk_edges
+        stop = min(start + self.chunk_edges, self.num_edges)
+        stream = _Stream.of(self.scale, self.a, self.b, self.c, self.seed, self.scramble,
+                            self.weighted)
+        if self.backend == "device":
+            return _device_chunk(stream, start, stop)
+        return _host_chunk(stream, start, stop)
+
+    def __iter__(self):
+        for k in range(len(self)):
+            yield self[k]
+
+
 # ----------------------------------------------------------------------------- validation
 
-def _check_int(name, value, lo, hi):
+def _check_int(name, value, lo, hi, *, not_int=ValueError):
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise ValueError(f"{name} must be an integer, got {value!r}")
+        raise not_int(f"{name} must be an integer, got {value!r}")
     value = int(value)
     if value < lo or (hi is not None and value > hi):
         bound = f"in [{lo}, {hi}]" if hi is not None else f">= {lo}"
@@ -295,3 +475,131 @@ def _device_rmat(scale, num_edges, a, b, c, seed, scramble, weighted):
         u = cupy.random.RandomState(seed).random_sample(num_edges, dtype=cupy.float32)
         df["weight"] = cupy.float32(1) - u                   # [0, 1) -> (0, 1]
     return df
+
+
+# ----------------------------------------------------------------------------- counter-based
+
+class _Stream(NamedTuple):
+    """What the counter-based stream needs, derived once from rmat_chunks' arguments."""
+
+    scale: int
+    edge_key: int
+    round_keys: tuple
+    cuts: tuple          # T1, T2, T3: 32-bit quadrant thresholds
+    scramble: bool
+    weighted: bool
+
+    @staticmethod
+    @functools.lru_cache(maxsize=16)
+    def of(scale, a, b, c, seed, scramble, weighted):
+        # SplitMix64 seeded with `seed`; NumPy here, so the keys are the same for every backend.
+        counters = np.arange(1, 2 + _FEISTEL_ROUNDS, dtype=np.uint64) * np.uint64(_GOLDEN)
+        counters += np.uint64(seed)
+        keys = [int(k) for k in _mix(counters)]
+        cuts = tuple(int(round(p * 2.0**32)) for p in (a, a + b, a + b + c))
+        return _Stream(scale, keys[0], tuple(keys[1:]), cuts, scramble, weighted)
+
+
+def _mix(x):
+    """SplitMix64's finaliser, in place on a uint64 array of NumPy or CuPy (wraps mod 2**64)."""
+    for shift, multiplier in _MIX:
+        x ^= x >> np.uint64(shift)
+        if multiplier is not None:
+            x *= np.uint64(multiplier)
+    return x
+
+
+def _counter_edges(xp, stream, start, stop):
+    """Edges start .. stop-1 of the stream: (source, destination, weight or None), uint64 ids.
+
+    Written once against the array module `xp` (NumPy or CuPy) with operations whose results
+    both define exactly, so both give the same bits.
+    """
+    scale = stream.scale
+    key = xp.arange(stop - start, dtype=xp.uint64)
+    key += np.uint64(start)                    # edge indices, added in integers
+    key *= np.uint64(_GOLDEN)
+    key ^= np.uint64(stream.edge_key)
+    _mix(key)
+    src = xp.zeros_like(key)
+    dst = xp.zeros_like(key)
+    draw = xp.empty_like(key)
+    u = xp.empty_like(key)
+    t1, t2, t3 = (np.uint64(t) for t in stream.cuts)
+    low32 = np.uint64(0xFFFFFFFF)
+    one = np.uint64(1)
+    for level in range(scale):
+        if level % 2 == 0:
+            xp.add(key, np.uint64((level // 2 + 1) * _GOLDEN & _MASK64), out=draw)
+            _mix(draw)
+            xp.right_shift(draw, np.uint64(32), out=u)
+        else:
+            xp.bitwise_and(draw, low32, out=u)
+        # Quadrants in the order (0,0) (0,1) (1,0) (1,1) on [0, 2**32): the source bit is
+        # u >= T2, the destination bit is 1 in the second and fourth: (u>=T1)^(u>=T2)^(u>=T3).
+        above2 = u >= t2
+        dst_bit = u >= t1
+        dst_bit ^= above2
+        dst_bit ^= u >= t3
+        src <<= one
+        src |= above2
+        dst <<= one
+        dst |= dst_bit
+    weight = None
+    if stream.weighted:
+        xp.add(key, np.uint64(((scale + 1) // 2 + 1) * _GOLDEN & _MASK64), out=draw)
+        _mix(draw)
+        draw >>= np.uint64(40)
+        draw += one
+        weight = draw.astype(xp.float32)      # at most 2**24: exact
+        weight *= np.float32(2.0**-24)        # a power of two: exact
+    if stream.scramble:
+        src = _feistel(src, scale, stream.round_keys)
+        dst = _feistel(dst, scale, stream.round_keys)
+    return src, dst, weight
+
+
+def _feistel(x, scale, keys):
+    """The Feistel bijection of [0, 2**scale) of rmat_chunks' docstring (uint64 array x)."""
+    right_bits = (scale + 1) // 2
+    right_mask = np.uint64((1 << right_bits) - 1)
+    left_mask = np.uint64((1 << (scale - right_bits)) - 1)
+    right = x & right_mask
+    left = x >> np.uint64(right_bits)
+    for r, key in enumerate(keys):
+        # Each round xors one half with a function of the other: undone by the same round.
+        if r % 2 == 0:
+            right ^= _mix(left ^ np.uint64(key)) & right_mask
+        else:
+            left ^= _mix(right ^ np.uint64(key)) & left_mask
+    left <<= np.uint64(right_bits)
+    left |= right
+    return left
+
+
+def _host_chunk(stream, start, stop):
+    import pandas as pd
+
+    dtype = _id_dtype(stream.scale)
+    m = stop - start
+    columns = {"source": np.empty(m, dtype=dtype), "destination": np.empty(m, dtype=dtype)}
+    if stream.weighted:
+        columns["weight"] = np.empty(m, dtype=np.float32)
+    for lo in range(start, stop, _HOST_BLOCK):
+        hi = min(lo + _HOST_BLOCK, stop)
+        parts = _counter_edges(np, stream, lo, hi)
+        for out, part in zip(columns.values(), parts):
+            out[lo - start:hi - start] = part     # ids < 2**scale: the cast is exact
+    return pd.DataFrame(columns, copy=False)
+
+
+def _device_chunk(stream, start, stop):
+    import cudf
+    import cupy
+
+    dtype = _id_dtype(stream.scale)
+    src, dst, weight = _counter_edges(cupy, stream, start, stop)
+    columns = {"source": src.astype(dtype), "destination": dst.astype(dtype)}
+    if weight is not None:
+        columns["weight"] = weight
+    return cudf.DataFrame(columns)
