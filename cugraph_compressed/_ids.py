@@ -22,6 +22,23 @@ class VertexIds:
         self.n = int(n)
         self.dtype = np.dtype(dtype)
         self.renumber_map = renumber_map
+        self._numeric_map = None  # the map's values as an array, once asked for
+
+    def _map_array(self):
+        """The renumber map's values as a NumPy or CuPy array when they are numbers in
+        increasing order (renumbering sorts them: ``_edgelist``), else None; checked once.
+
+        Translating through it is a binary search and a gather per call, where the Series
+        would build a hash table of every vertex (``Index.get_indexer``) on every call."""
+        if self._numeric_map is None:
+            values = None
+            if _numpy_kind(self.renumber_map) in "iuf":
+                s = self.renumber_map
+                values = s.to_numpy() if self.backend == HOST else s.values
+                if values.size > 1 and not bool((values[1:] > values[:-1]).all()):
+                    values = None
+            self._numeric_map = (values,)
+        return self._numeric_map[0]
 
     @property
     def renumbered(self) -> bool:
@@ -79,6 +96,16 @@ class VertexIds:
             ids = xp.asarray(values).astype(np.int64)
             bad = (ids < 0) | (ids >= n)
             found = ids
+        elif self._map_array() is not None and _numpy_kind(series) == _numpy_kind(
+                self.renumber_map):
+            values = self._map_array()
+            query = xp.asarray(series.to_numpy() if xp is np else series.values)
+            found = xp.searchsorted(values, query).astype(np.int64)
+            inside = found < n
+            hit = xp.zeros(found.size, dtype=bool)
+            hit[inside] = values[found[inside]] == query[inside]
+            found[~hit] = -1
+            bad = ~hit
         else:
             index = lib.Index(self.renumber_map)
             try:
@@ -107,10 +134,20 @@ class VertexIds:
         xp = _backend.array_module(self.backend)
         lib = _backend.frame_library(self.backend)
         missing = internal < 0
-        ids = self.renumber_map.reset_index(drop=True).take(xp.where(missing, 0, internal))
-        ids = ids.reset_index(drop=True)
-        if not bool(missing.any()):
-            return ids
+        values = self._map_array()
+        if values is not None:  # a gather of the map's array: no Series machinery
+            ids = values[xp.where(missing, 0, internal)]
+            any_missing = bool(missing.any())
+            if not any_missing or values.dtype.kind in "if":
+                if any_missing:
+                    ids[missing] = -1
+                return lib.Series(ids)
+            ids = lib.Series(ids)
+        else:
+            ids = self.renumber_map.reset_index(drop=True).take(xp.where(missing, 0, internal))
+            ids = ids.reset_index(drop=True)
+            if not bool(missing.any()):
+                return ids
         kind = _numpy_kind(ids)
         if kind in "if":
             return ids.where(lib.Series(~missing), -1)
