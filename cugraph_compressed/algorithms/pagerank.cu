@@ -58,3 +58,40 @@ pagerank_spmv(const uint64_t* view, const D* unused, const int64_t* scan, int64_
     }
   });
 }
+
+// Everything an iteration does after its product, in one pass over the vertices: the new
+// score fresh[v] = alpha * fresh[v] + teleport (spread / n, or spread * personal[v]), its L1
+// change against scores[v], the next product's input scaled[v] = fresh[v] / divisor[v] and the
+// next dangling mass (fresh[v] where dangling[v]).  scores[v] is zeroed once read: it is the
+// next product's output.  The two sums are reduced per block and added to sums[0] (change)
+// and sums[1] (dangling mass) with one atomic each.
+__global__ void __launch_bounds__(cgc::BLOCK)
+pagerank_update(double* fresh, double* scores, const double* divisor, const bool* dangling,
+                const double* personal, int personalized, double alpha, double spread, int64_t n,
+                double* scaled, double* sums) {
+  __shared__ double partial[2][cgc::WARPS];
+  double change = 0.0, mass = 0.0;
+  const double uniform = spread / (double)n;
+  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  for (int64_t v = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; v < n; v += stride) {
+    const double x = alpha * fresh[v] + (personalized ? spread * personal[v] : uniform);
+    fresh[v] = x;
+    change += fabs(x - scores[v]);
+    scores[v] = 0.0;
+    scaled[v] = x / divisor[v];
+    if (dangling[v]) mass += x;
+  }
+  change = cgc::warp_sum(change);
+  mass = cgc::warp_sum(mass);
+  const unsigned warp = threadIdx.x / cgc::WARP;
+  if (cgc::lane_id() == 0) {
+    partial[0][warp] = change;
+    partial[1][warp] = mass;
+  }
+  __syncthreads();
+  if (threadIdx.x < 2) {
+    double total = 0.0;
+    for (int w = 0; w < cgc::WARPS; ++w) total += partial[threadIdx.x][w];
+    atomicAdd(sums + threadIdx.x, total);
+  }
+}

@@ -123,6 +123,7 @@ def pagerank_host(adjacency, alpha, teleport, start, out_weight, max_iter, tol):
 MODULE = Module(Path(__file__).with_name("pagerank.cu"), {
     "spmv": ("pagerank_spmv<{view}, {vertex}, {weight}, false>", True, True),
     "spmv_warps": ("pagerank_spmv<{view}, {vertex}, {weight}, true>", True, True),
+    "update": ("pagerank_update", False, False),
 })
 ITEM_RANKS = 32  # ranks per work item: one owner read and, pulling a longer list, one atomic
 
@@ -173,19 +174,24 @@ def pagerank_device(adjacency, alpha, teleport, start, out_weight, max_iter, tol
         out_weight = cp.asarray(out_weight)
     dangling = out_weight == 0
     divisor = cp.where(dangling, 1.0, out_weight)
-    teleport = None if teleport is None else cp.asarray(teleport)
-    scores = cp.full(n, 1.0 / n) if start is None else cp.asarray(start)
-    fresh = cp.empty(n, dtype=cp.float64)
+    teleport = None if teleport is None else cp.asarray(teleport, dtype=cp.float64)
+    scores = cp.full(n, 1.0 / n) if start is None else cp.array(start, dtype=cp.float64)
+    fresh = cp.zeros(n, dtype=cp.float64)
+    scaled = scores / divisor
+    mass = float((scores * dangling).sum())
+    sums = cp.zeros(2, dtype=cp.float64)  # the L1 change and the dangling mass of an iteration
+    update = MODULE.kernel("update")
     iterations = 0
     while True:
-        scaled = scores / divisor
-        spread = alpha * float((scores * dangling).sum()) + (1.0 - alpha)
-        fresh.fill(0)
+        spread = alpha * mass + (1.0 - alpha)
         spmv(scaled, pull, fresh)
-        fresh *= alpha
-        fresh += spread / n if teleport is None else spread * teleport
-        change = float(cp.abs(fresh - scores).sum())
-        scores, fresh = fresh, scores
+        sums.fill(0)
+        update(*run.grid(n), (fresh, scores, divisor, dangling,
+                              scaled if teleport is None else teleport,
+                              np.int32(teleport is not None), np.float64(alpha),
+                              np.float64(spread), np.int64(n), scaled, sums))
+        change, mass = (float(x) for x in sums.get())
+        scores, fresh = fresh, scores  # the update zeroed the old scores: the next output
         iterations += 1
         if change < tol or iterations >= max_iter:
             break

@@ -43,7 +43,7 @@ def instantiations(template, *, weights=False, view=True):
         for weight in (WEIGHT_TYPES.values() if weights else [None]):
             for view_type in (view_types() if view else [None]):
                 names.append(template.format(view=view_type, vertex=vertex, weight=weight))
-    return names
+    return list(dict.fromkeys(names))  # once each: a template may not use every placeholder
 
 
 class Module:

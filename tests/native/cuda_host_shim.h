@@ -14,6 +14,7 @@
 #pragma once
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <barrier>
 #include <cstdint>
 #include <cstdio>
@@ -150,6 +151,7 @@ inline unsigned __ballot_sync(unsigned mask, int predicate) {
   return votes;
 }
 
+using std::fabs;
 using std::max;
 using std::min;
 
