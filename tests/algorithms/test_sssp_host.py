@@ -28,8 +28,11 @@ def check_sssp(df, G, result, source, directed, cutoff=None):
     others = np.flatnonzero(reached)
     others = others[others != source]
     p = pred[others]
+    assert np.all(p >= 0)  # every reached vertex but the source names a predecessor
+    src, dst = df["source"].to_numpy(), df["destination"].to_numpy()
+    edges = set(zip(src, dst)) | (set() if directed else set(zip(dst, src)))
+    assert all((u, v) in edges for u, v in zip(p, others))  # along an edge of the graph
     w = np.asarray(a[p, others]).ravel()
-    assert np.all(w > 0) or np.all(p >= 0)
     assert np.allclose(dist[p] + w, dist[others], rtol=1e-5, atol=1e-6)
 
 
