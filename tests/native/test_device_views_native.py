@@ -229,16 +229,24 @@ SPLITS = [("rmat", "threads"), ("rmat", "split"), ("rmat", "warps"), ("hub", "th
           ("hub", "split")]
 
 
-@pytest.mark.parametrize("graph, lists", SPLITS, ids=[f"{g}-{s}" for g, s in SPLITS])
+#: The traversal core through the unchecked driver on every split, and through the checked one
+#: (its list_degree and neighbour checks, the same item loops) where lists go both ways.
+CORE_CASES = [(g, s, "plain") for g, s in SPLITS] + [(g, "split", "checked") for g in GRAPHS
+                                                      if (g, "split") in SPLITS]
+
+
+@pytest.mark.parametrize("graph, lists, build", CORE_CASES,
+                         ids=[f"{g}-{s}-{b}" for g, s, b in CORE_CASES])
 @pytest.mark.parametrize("fmt, params", TRAVERSAL_CASES,
                          ids=[f"{f}-{p}" for f, p in TRAVERSAL_CASES])
-def test_traversal_core_visits_every_edge_once(driver, fmt, params, graph, lists):
+def test_traversal_core_visits_every_edge_once(request, fmt, params, graph, lists, build):
     """count_items, the prefix sum, for_each_item (BLOCK threads per tile, shared memory and
     barriers) and for_each_warp_item (BLOCK / 32 warps per tile) hand out every rank of every
     list in the vertex set exactly once: over all vertices, and over a frontier (a subset in
     scrambled order, so tiles span vertices without items and the owner search leaves shared
     memory).  Lists go to threads, to warps, or split by degree as BFS does (lists of at least
     a warp item to warps)."""
+    driver = request.getfixturevalue(f"{build}_driver")
     layout = layout_of(fmt, params, graph, False)
     _, neighbours, slots = layout.to_coo()
     owner_of_slot = np.repeat(np.arange(layout.num_vertices), np.asarray(layout.degrees()))
