@@ -96,8 +96,9 @@ class VertexIds:
             ids = xp.asarray(values).astype(np.int64)
             bad = (ids < 0) | (ids >= n)
             found = ids
-        elif self._map_array() is not None and _numpy_kind(series) == _numpy_kind(
-                self.renumber_map):
+        elif (self._map_array() is not None
+              and _numpy_kind(series) == _numpy_kind(self.renumber_map)
+              and not bool(series.isna().any())):
             values = self._map_array()
             query = xp.asarray(series.to_numpy() if xp is np else series.values)
             found = xp.searchsorted(values, query).astype(np.int64)
