@@ -141,12 +141,10 @@ def checked_run(layout, config: TraversalConfig, what: str):
     try:
         yield
     except Exception as exc:
-        fault = take_faults()
-        if fault:
+        if fault := take_faults():
             raise _fault_error(layout, what, fault) from exc
         raise
-    fault = take_faults()
-    if fault:
+    if fault := take_faults():
         raise _fault_error(layout, what, fault)
 
 
@@ -184,7 +182,6 @@ class Traversal:
         self.config = config
         self.view_type, self.view = layout.device_view()
         self.vertex_dtype = np.dtype(vertex_dtype)
-        self.checked = config.checked
         self.n = layout.num_vertices
         self.counts = cp.empty(max(self.n, 1), dtype=cp.int64)
         self._dummy = cp.zeros(1, dtype=self.vertex_dtype)
@@ -193,7 +190,7 @@ class Traversal:
         """``module``'s kernel ``name`` for this run's view and vertex type (and ``weight``),
         checked or not as the config says."""
         return module.kernel(name, view=self.view_type, vertex=self.vertex_dtype, weight=weight,
-                             checked=self.checked)
+                             checked=self.config.checked)
 
     def items(self, vertices, count, item_size, degrees=ALL_DEGREES):
         """Inclusive prefix sum of the item counts of ``vertices[:count]`` (None: all
