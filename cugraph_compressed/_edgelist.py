@@ -1,8 +1,9 @@
-"""From a user's edge frame to a sorted, deduplicated edge list of internal vertex ids.
+"""cuGraph's rules for edge frames, and the sorting and deduplication of edge lists.
 
-Every check on an input frame lives here, shared by the host (pandas) and device (cuDF) paths:
-the code is written once against the array module ``xp`` (NumPy or CuPy) and the frame library
-``lib`` (pandas or cuDF).
+Every check on an input column lives here, and so does every step that turns edges into the
+sorted, deduplicated lists the layouts encode; the streaming build (:mod:`._build`) applies
+them chunk by chunk and vertex range by vertex range.  The code is written once against the
+array module ``xp`` (NumPy or CuPy) and the frame library (pandas or cuDF).
 
 Semantics follow ``cugraph.Graph.from_cudf_edgelist``:
 
@@ -19,30 +20,15 @@ Semantics follow ``cugraph.Graph.from_cudf_edgelist``:
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import numpy as np
 
-from ._args import check_bool, check_optional_bool
+from ._args import check_optional_bool
 from ._backend import numpy_dtype
 
 INT32_MAX = np.iinfo(np.int32).max
 
 # Per-edge properties and the dtypes they are stored in.
 EDGE_PROPERTIES = ("weight", "edge_id", "edge_type")
-
-
-@dataclass
-class EdgeList:
-    """Edges in internal ids, sorted by (source, destination), without parallel edges."""
-
-    src: object
-    dst: object
-    num_vertices: int
-    vertex_dtype: np.dtype
-    properties: dict = field(default_factory=dict)
-    renumber_map: object = None  # frame-library Series: internal id -> user id
-    columns: dict = field(default_factory=dict)  # "source", "destination", property -> label
 
 
 def _is_column(name, columns) -> bool:
@@ -68,7 +54,7 @@ def _column_name(name, what: str, columns):
     return name  # reported with the other missing columns
 
 
-def _edge_columns(input_df, source, destination, edge_attr, weight, edge_id, edge_type):
+def edge_columns(input_df, source, destination, edge_attr, weight, edge_id, edge_type):
     """Resolve the column names to read, cuGraph's way, and check that they exist."""
     source = _column_name(source, "source", input_df.columns)
     destination = _column_name(destination, "destination", input_df.columns)
@@ -102,115 +88,70 @@ def _column_values(series, xp):
     return xp.asarray(series.to_numpy() if xp is np else series.values)
 
 
-def _check_no_nulls(series, what):
-    count = int(series.isna().sum())  # float ids with NaN are rejected too
-    if count:
-        raise ValueError(f"{what} holds {count} null value(s); vertex ids must not be null")
-
-
-def parse_edgelist(
-    input_df,
-    *,
-    backend,
-    directed: bool,
-    source,
-    destination,
-    edge_attr,
-    weight,
-    edge_id,
-    edge_type,
-    renumber: bool,
-    symmetrize,
-    vertices,
-    bytes_per_vertex: int = 16,
-) -> EdgeList:
-    """Validate an edge frame and turn it into an :class:`EdgeList` on ``backend``.
-
-    ``bytes_per_vertex`` is what the build costs per vertex (the layout's
-    ``build_bytes_per_vertex``): with ``renumber=False`` the largest id sets the vertex count,
-    and a count whose build cannot fit in the backend's memory is refused before anything is
-    allocated for it."""
-    from ._backend import array_module, frame_library
-
-    xp, lib = array_module(backend), frame_library(backend)
-    renumber = check_bool("renumber", renumber)
+def check_symmetrize(directed: bool, symmetrize, prop_columns) -> bool:
+    """Whether to symmetrize (cuGraph's default: undirected graphs are), with its errors."""
     symmetrize = check_optional_bool("symmetrize", symmetrize)
     if symmetrize and directed:
         raise ValueError("The edgelist can only be symmetrized for undirected graphs "
                          "(directed=False)")
-    source, destination, prop_columns = _edge_columns(
-        input_df, source, destination, edge_attr, weight, edge_id, edge_type
-    )
     symmetrize = (not directed) if symmetrize is None else bool(symmetrize)
     if symmetrize and set(prop_columns) - {"weight"}:
         raise ValueError(
             "Edge list containing Edge Ids or Types can't be symmetrized. If the edges are "
             "already symmetric, set the 'symmetrize' flag to False"
         )
+    return symmetrize
 
-    id_series = [("source column " + repr(source), input_df[source]),
-                 ("destination column " + repr(destination), input_df[destination])]
-    if vertices is not None:
-        vertices = vertices if hasattr(vertices, "isna") else lib.Series(vertices)
-        id_series.append(("vertices", vertices))
-    id_dtypes = []
-    for what, series in id_series:
-        _check_no_nulls(series, what)
-        id_dtypes.append(numpy_dtype(series))
-    native = all(d in (np.int32, np.int64) for d in id_dtypes)
+
+def check_id_series(series, what: str, renumber: bool, where: str = "") -> np.dtype:
+    """The NumPy dtype of an id column (or of ``vertices``), after cuGraph's checks: no nulls
+    and, with ``renumber=False``, int32 or int64.  ``where`` prefixes the message (a chunk)."""
+    count = int(series.isna().sum())  # float ids with NaN are rejected too
+    if count:
+        raise ValueError(f"{where}{what} holds {count} null value(s); vertex ids must not be "
+                         "null")
+    dtype = numpy_dtype(series)
     if not renumber:
-        for (what, series), dtype in zip(id_series, id_dtypes):
-            if dtype.kind == "u":
-                raise ValueError(
-                    f"{what} has dtype {dtype}: unsigned integers are not supported as vertex ids. "
-                    "Either convert to signed integers or set renumber=True"
-                )
-            if dtype not in (np.int32, np.int64):
-                shown = series.dtype if dtype.kind == "O" else dtype  # "category", not "object"
-                raise ValueError(
-                    f"{what} has dtype {shown}: with renumber=False vertex ids must be int32 or "
-                    "int64; set renumber to True for non integer column ids"
-                )
-    if len({str(d) for d in id_dtypes}) > 1 and not native:
-        raise ValueError(
-            "source, destination and vertices have different dtypes "
-            f"{[str(d) for d in id_dtypes]}; "
-            "give them one dtype"
-        )
-
-    properties = {name: _edge_property(input_df[col], name, xp)
-                  for name, col in prop_columns.items()}
-    num_edges = len(input_df)
-    if native:
-        # int32/int64 ids keep their dtype (mixed widths widen to int64, as in cuGraph).
-        wide = any(d == np.int64 for d in id_dtypes)
-        values = [_column_values(s, xp) for _, s in id_series]
-        src, dst, num_vertices, renumber_map, checked = _integer_ids(values, renumber, xp, lib)
-        if not renumber:
-            _check_vertex_memory(num_vertices, bytes_per_vertex, backend)
-    else:
-        # Other id types are renumbered by rank; like cuGraph, internal ids are int64 when any
-        # column of the edge frame we read is int64.
-        read = [input_df[c] for c in [source, destination, *prop_columns.values()]]
-        wide = any(numpy_dtype(s) == np.int64 for s in read)
-        src, dst, num_vertices, renumber_map = _factorized_ids(
-            [s for _, s in id_series], num_edges, xp, lib)
-        checked = False
-    if vertices is not None and not checked:
-        _check_vertices(num_vertices, renumber, id_series[2][1], xp)
-    wide = wide or num_vertices > INT32_MAX
-    vertex_dtype = np.dtype(np.int64 if wide else np.int32)
-
-    src, dst, properties = sort_and_dedup(src, dst, properties, num_vertices, xp)
-    if symmetrize:
-        src, dst, properties = _symmetrize(src, dst, properties, num_vertices, xp)
-    elif not directed:
-        _check_symmetric(src, dst, num_vertices, xp)
-    columns = {"source": source, "destination": destination, **prop_columns}
-    return EdgeList(src, dst, num_vertices, vertex_dtype, properties, renumber_map, columns)
+        if dtype.kind == "u":
+            raise ValueError(
+                f"{where}{what} has dtype {dtype}: unsigned integers are not supported as vertex "
+                "ids. Either convert to signed integers or set renumber=True"
+            )
+        if dtype not in (np.int32, np.int64):
+            shown = series.dtype if dtype.kind == "O" else dtype  # "category", not "object"
+            raise ValueError(
+                f"{where}{what} has dtype {shown}: with renumber=False vertex ids must be int32 "
+                "or int64; set renumber to True for non integer column ids"
+            )
+    return dtype
 
 
-def _check_vertex_memory(num_vertices: int, bytes_per_vertex: int, backend: str) -> None:
+def check_property_series(series, name: str, where: str = "") -> np.dtype:
+    """The NumPy dtype of a property column, after its checks: no nulls, numeric weights,
+    integer edge ids and types."""
+    count = _null_count(series)
+    if count:
+        raise ValueError(f"{where}{name} column {series.name!r} holds {count} null value(s)")
+    dtype = numpy_dtype(series)
+    if name == "weight" and dtype.kind not in "fiu":
+        raise ValueError(f"{where}weight column {series.name!r} has dtype {dtype}; "
+                         "weights must be numeric")
+    if name != "weight" and dtype.kind not in "iu":
+        raise ValueError(f"{where}{name} column {series.name!r} has dtype {dtype}; it must be "
+                         "integer")
+    return dtype
+
+
+def weight_dtype(dtype) -> np.dtype:
+    """The dtype weights of ``dtype`` are stored in: floats keep theirs; as cuGraph, 32-bit
+    integers become float32, wider ones float64."""
+    dtype = np.dtype(dtype)
+    if dtype.kind == "f":
+        return dtype
+    return np.dtype(np.float32 if dtype.itemsize <= 4 else np.float64)
+
+
+def check_vertex_memory(num_vertices: int, bytes_per_vertex: int, backend: str) -> None:
     """MemoryError naming the largest id when its vertex count cannot be built here at all."""
     from ._backend import DEVICE, total_memory
 
@@ -226,7 +167,7 @@ def _check_vertex_memory(num_vertices: int, bytes_per_vertex: int, backend: str)
             "that occur")
 
 
-def _check_vertices(num_vertices, renumber, series, xp):
+def check_vertices(num_vertices, renumber, series, xp):
     """cuGraph's rules for ``vertices=``: no duplicates, every edge endpoint among them, and
     with ``renumber=False`` exactly ``0 .. V-1`` in order."""
     given = len(series)
@@ -268,106 +209,20 @@ def _null_count(series) -> int:
     return int(series.isna().sum())
 
 
-def _edge_property(series, name, xp):
-    count = _null_count(series)
-    if count:
-        raise ValueError(f"{name} column {series.name!r} holds {count} null value(s)")
-    dtype = numpy_dtype(series)
-    values = _column_values(series, xp)
-    if name == "weight":
-        if dtype.kind not in "fiu":
-            raise ValueError(f"weight column {series.name!r} has dtype {dtype}; "
-                             "weights must be numeric")
-        if dtype.kind != "f":  # as cuGraph: 32-bit integers to float32, wider to float64
-            values = values.astype(np.float32 if dtype.itemsize <= 4 else np.float64)
-        return values
-    if dtype.kind not in "iu":
-        raise ValueError(f"{name} column {series.name!r} has dtype {dtype}; it must be integer")
-    return values
-
-
-def _integer_ids(values, renumber, xp, lib):
-    """Internal ids for int32/int64 input: the ids themselves, or their ranks when renumbering.
-
-    Returns ``(src, dst, num_vertices, renumber_map, checked)``; ``checked`` is True when
-    ``vertices`` (``values[2]``) was found distinct and holding every endpoint, the rules
-    :func:`_check_vertices` enforces."""
-    num_edges = values[0].size
-    if not renumber:
-        lowest = min((int(v.min()) for v in values if v.size), default=0)
-        if lowest < 0:
-            raise ValueError(
-                f"vertex id {lowest} is negative; with renumber=False ids must be >= 0 "
-                "(pass renumber=True to map arbitrary ids)"
-            )
-        num_vertices = max((int(v.max()) + 1 for v in values if v.size), default=0)
-        dtype = np.int32 if num_vertices <= INT32_MAX else np.int64
-        return values[0].astype(dtype), values[1].astype(dtype), num_vertices, None, False
-    common = np.result_type(*[v.dtype for v in values])
-    if len(values) == 3:
-        ranked = _ranks_in_vertices(values, common, xp)
-        if ranked is not None:
-            unique, src, dst = ranked
-            return src, dst, int(unique.size), _series(unique, lib), True
-    everything = xp.concatenate([v.astype(common, copy=False) for v in values])
-    unique, inverse = xp.unique(everything, return_inverse=True)
-    num_vertices = int(unique.size)
-    dtype = np.int32 if num_vertices <= INT32_MAX else np.int64
-    inverse = inverse.reshape(-1).astype(dtype, copy=False)
-    return (inverse[:num_edges], inverse[num_edges : 2 * num_edges], num_vertices,
-            _series(unique, lib), False)
-
-
-def _series(array, lib):
-    """A frame-library Series over a fresh array of ours, without a copy (pandas 3 copies
-    NumPy arrays by default: 8 more bytes per vertex)."""
-    return lib.Series(array, copy=False)
-
-
-def _ranks_in_vertices(values, common, xp):
-    """``(sorted ids, src ranks, dst ranks)`` when the ids of ``vertices`` (``values[2]``) are
-    distinct and hold every endpoint, as they must; None otherwise (the caller then ranks all
-    ids together and words the error).
-
-    The vertices' ids, sorted, are the renumber map: the ranks come from binary searches of
-    the endpoints in them, so the only array over all vertices besides the map is one bool
-    (a ``unique`` over every id with its inverse costs about 57 bytes per vertex)."""
-    ids = values[2].astype(common)  # a copy, sorted in place: the only one
-    ids.sort()
-    if ids.size > 1 and bool((ids[1:] == ids[:-1]).any()):
-        return None
-    dtype = np.int32 if ids.size <= INT32_MAX else np.int64
-    ranks = []
-    for endpoints in values[:2]:
-        endpoints = endpoints.astype(common, copy=False)
-        at = xp.searchsorted(ids, endpoints)
-        if endpoints.size and not (int(at.max()) < ids.size
-                                   and bool((ids[at] == endpoints).all())):
-            return None
-        ranks.append(at.astype(dtype, copy=False))
-    return ids, ranks[0], ranks[1]
-
-
-def _factorized_ids(columns, num_edges, xp, lib):
-    """Internal ids for other id types (strings, unsigned, ...), ranked in sorted order."""
-    everything = lib.concat(columns, ignore_index=True)
-    codes, uniques = lib.factorize(everything, sort=True)
-    num_vertices = len(uniques)
-    dtype = np.int32 if num_vertices <= INT32_MAX else np.int64
-    codes = xp.asarray(codes).astype(dtype, copy=False)
-    uniques = lib.Series(uniques)
-    return codes[:num_edges], codes[num_edges : 2 * num_edges], num_vertices, uniques
-
-
-def _symmetrize(src, dst, properties, num_vertices, xp):
-    """Union of both directions of every edge.  As cuGraph, an edge given in both directions
-    (after parallel edges were dropped) gets the mean of the two weights."""
-    both_src, both_dst = xp.concatenate([src, dst]), xp.concatenate([dst, src])
-    doubled = {k: xp.concatenate([v, v]) for k, v in properties.items()}
-    order = _lexsort_pairs(both_src, both_dst, num_vertices, xp)
-    both_src, both_dst = both_src[order], both_dst[order]
+def merge_directions(forward, backward, num_vertices, xp):
+    """The union of an undirected range's two halves: ``forward`` (its edges as given, sorted
+    and deduplicated) and ``backward`` (the edges given towards it, reversed, sorted and
+    deduplicated), each ``(src, dst, properties)``.  As cuGraph, an edge given in both
+    directions gets the mean of the two weights (the forward copy first in the sum)."""
+    src = xp.concatenate([forward[0], backward[0]])
+    dst = xp.concatenate([forward[1], backward[1]])
+    doubled = {k: xp.concatenate([v, backward[2][k]]) for k, v in forward[2].items()}
+    del forward, backward
+    order = _lexsort_pairs(src, dst, num_vertices, xp)
+    src, dst = src[order], dst[order]
     doubled = {k: v[order] for k, v in doubled.items()}
-    first = _group_starts(both_src, both_dst, xp)
+    del order
+    first = _group_starts(src, dst, xp)
     if "weight" in doubled and first.size > 1:
         w = doubled["weight"]
         pair = xp.zeros(w.size, dtype=bool)
@@ -375,16 +230,7 @@ def _symmetrize(src, dst, properties, num_vertices, xp):
         mean = w.copy()
         mean[:-1] = xp.where(pair[:-1], (w[:-1] + w[1:]) / 2, w[:-1])
         doubled["weight"] = mean
-    return both_src[first], both_dst[first], {k: v[first] for k, v in doubled.items()}
-
-
-def _check_symmetric(src, dst, num_vertices, xp):
-    order = _lexsort_pairs(dst, src, num_vertices, xp)
-    if not (bool((dst[order] == src).all()) and bool((src[order] == dst).all())):
-        raise ValueError(
-            "the graph is undirected with symmetrize=False, but the edge list is not symmetric; "
-            "give every edge in both directions or leave symmetrize at its default"
-        )
+    return src[first], dst[first], {k: v[first] for k, v in doubled.items()}
 
 
 def _group_starts(src, dst, xp):

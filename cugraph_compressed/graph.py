@@ -15,8 +15,9 @@ import numpy as np
 from . import _backend
 from ._args import check_bool
 from ._backend import DEVICE, HOST
-from ._edgelist import parse_edgelist, transpose_sorted
-from ._ids import VertexIds
+from ._build import BuildSpec, build
+from ._edgelist import transpose_sorted
+from ._source import EdgeChunks
 from .formats import layout_class
 from .formats.base import plain_csr_nbytes
 from .graph_view import OUT, Adjacency, GraphView
@@ -59,6 +60,7 @@ class CompressedGraph:
         self.backend = None
         self.store_transposed = False
         self._in_lists = False  # the layout holds in-lists (directed graphs only)
+        self.build_stats = {}  # passes, vertex ranges and budget of the build
 
     # -- construction ---------------------------------------------------------------------------
     def from_cudf_edgelist(self, input_df, source="source", destination="destination",
@@ -95,6 +97,11 @@ class CompressedGraph:
             Missing columns, unsupported id dtypes, nulls, or inconsistent ``vertices``.
         RuntimeError
             The graph already holds an edge list.
+
+        Notes
+        -----
+        The frame is read by the streaming build of :meth:`from_edge_chunks`, with its default
+        memory budget; ``from_edge_chunks([input_df], memory_budget=...)`` sets another.
         """
         if not (_backend.is_cudf_object(input_df) and hasattr(input_df, "columns")):
             raise TypeError(
@@ -104,9 +111,9 @@ class CompressedGraph:
         reason = _backend.gpu_unavailable_reason()
         if reason is not None:
             raise RuntimeError(f"a device graph needs a usable GPU: {reason}")
-        with _backend.device_allocations():
-            self._load(input_df, DEVICE, source, destination, edge_attr, weight, edge_id,
-                       edge_type, renumber, store_transposed, symmetrize, vertices)
+        self._load(EdgeChunks([input_df], DEVICE, single=True), source, destination, edge_attr,
+                   weight, edge_id, edge_type, renumber, store_transposed, symmetrize, vertices,
+                   None)
         return self
 
     def from_pandas_edgelist(self, pdf, source="source", destination="destination",
@@ -127,31 +134,85 @@ class CompressedGraph:
                 "pdf input is not a pandas DataFrame, "
                 f"got {type(pdf).__module__}.{type(pdf).__name__}"
             )
-        self._load(pdf, HOST, source, destination, edge_attr, weight, edge_id, edge_type,
-                   renumber, store_transposed, symmetrize, vertices)
+        self._load(EdgeChunks([pdf], HOST, single=True), source, destination, edge_attr, weight,
+                   edge_id, edge_type, renumber, store_transposed, symmetrize, vertices,
+                   None)
         return self
 
-    def _load(self, df, backend, source, destination, edge_attr, weight, edge_id, edge_type,
-              renumber, store_transposed, symmetrize, vertices):
+    def from_edge_chunks(self, chunks, source="source", destination="destination",
+                         edge_attr=None, weight=None, edge_id=None, edge_type=None,
+                         renumber=True, store_transposed=False, symmetrize=None, vertices=None,
+                         backend=None, memory_budget=None):
+        """Build the graph from many edge frames, read in passes under a memory budget.
+
+        The result is the graph :meth:`from_cudf_edgelist` would build from the frames
+        concatenated, bit for bit, whatever the chunking and the budget: parallel edges keep
+        the smallest weight (ties: the earliest row, chunks in order) wherever the copies are,
+        an undirected edge given both ways in different chunks gets the mean weight,
+        renumbering sees every chunk's ids.  No concatenation of the chunks is ever made, so
+        the input may hold more than 2**31 edges.
+
+        Parameters
+        ----------
+        chunks : sequence of DataFrame, or callable
+            cuDF or pandas edge frames with the same columns and dtypes (a list,
+            :func:`~cugraph_compressed.generators.rmat_chunks`,
+            :func:`~cugraph_compressed.io.parquet_chunks`...), or a zero-argument callable
+            returning a fresh iterable of them on each call.  The build reads them several
+            times, so a one-shot iterator (a generator) is refused: wrap it in a callable.
+        source, destination, edge_attr, weight, edge_id, edge_type, renumber, \
+store_transposed, symmetrize, vertices
+            As for :meth:`from_cudf_edgelist`.
+        backend : {None, "device", "host"}
+            None builds where the chunks live (cuDF: device, pandas: host); ``"device"``
+            builds a GPU graph from host chunks, each copied to the GPU when it is read.
+        memory_budget : int, optional
+            Bytes of working memory: the build's peak stays within the final graph, this
+            budget and O(V) vertex arrays, whatever the edge count (a single list larger than
+            the budget is gathered whole).  A smaller budget means more passes over the
+            chunks.  Default: 1/8 of the free memory where the graph is built, at most 2 GiB.
+
+        Raises
+        ------
+        TypeError
+            ``chunks`` is one frame, a one-shot iterator, or holds something other than
+            cuDF/pandas frames.
+        ValueError
+            A chunk breaks cuGraph's rules or differs from the first chunk (columns, dtypes),
+            or a later pass gives other row counts; the message names the chunk.
+        RuntimeError
+            The graph already holds an edge list, or a device build has no usable GPU.
+        """
+        self._load(EdgeChunks(chunks, backend), source, destination, edge_attr, weight,
+                   edge_id, edge_type, renumber, store_transposed, symmetrize, vertices,
+                   memory_budget)
+        return self
+
+    def _load(self, chunks, source, destination, edge_attr, weight, edge_id, edge_type,
+              renumber, store_transposed, symmetrize, vertices, memory_budget):
         if self._layout is not None:
             raise RuntimeError("Graph already has values: build a new CompressedGraph instead")
-        store_transposed = check_bool("store_transposed", store_transposed)
-        edges = parse_edgelist(
-            df, backend=backend, directed=self._directed, source=source,
-            destination=destination, edge_attr=edge_attr, weight=weight, edge_id=edge_id,
-            edge_type=edge_type, renumber=renumber, symmetrize=symmetrize, vertices=vertices,
-            bytes_per_vertex=self._layout_class.build_bytes_per_vertex,
-        )
-        xp = _backend.array_module(backend)
-        src, dst, properties = edges.src, edges.dst, edges.properties
-        in_lists = self._directed and bool(store_transposed)
-        if in_lists:
-            src, dst, properties = transpose_sorted(src, dst, properties, edges.num_vertices, xp)
-        self._columns = edges.columns
-        self._ids = VertexIds(backend, edges.num_vertices, edges.vertex_dtype, edges.renumber_map)
-        self.store_transposed = bool(store_transposed)
-        self.backend = backend
-        self._store(src, dst, properties, edges.num_vertices, in_lists)
+        spec = self._spec(source, destination, edge_attr, weight, edge_id, edge_type, renumber,
+                          store_transposed, symmetrize, vertices)
+        built = build(chunks, spec, memory_budget)
+        # Nothing is kept before the build succeeds: a failed build leaves the graph empty.
+        self._columns = built.columns
+        self._ids = built.ids
+        self.store_transposed = spec.store_transposed
+        self.backend = chunks.backend
+        self._layout, self._properties, self._in_lists = (built.layout, built.properties,
+                                                          built.in_lists)
+        self.build_stats = built.stats
+
+    def _spec(self, source, destination, edge_attr, weight, edge_id, edge_type, renumber,
+              store_transposed, symmetrize, vertices) -> BuildSpec:
+        return BuildSpec(
+            layout_class=self._layout_class, layout_params=self._layout_params,
+            directed=self._directed, renumber=check_bool("renumber", renumber),
+            store_transposed=check_bool("store_transposed", store_transposed),
+            symmetrize=symmetrize, vertices=vertices,
+            names={"source": source, "destination": destination, "edge_attr": edge_attr,
+                   "weight": weight, "edge_id": edge_id, "edge_type": edge_type})
 
     def _store(self, src, dst, properties, num_vertices, in_lists):
         """Encode edges sorted by (src, dst) as the graph's layout, properties in its order."""
@@ -360,15 +421,7 @@ def estimate_nbytes(df, format="csr", source="source", destination="destination"
         backend = HOST
     else:
         raise TypeError(f"df must be a cudf or pandas DataFrame, got {type(df).__name__}")
-    cls = layout_class(format)
-    params = cls.check_params(**layout_params)
-    directed = check_bool("directed", directed)
-    edges = parse_edgelist(df, backend=backend, directed=directed, source=source,
-                           destination=destination, edge_attr=None, weight=weight, edge_id=None,
-                           edge_type=None, renumber=renumber, symmetrize=None, vertices=None,
-                           bytes_per_vertex=cls.build_bytes_per_vertex)
-    xp = _backend.array_module(backend)
-    total = cls.estimate_nbytes(edges.src, edges.dst, edges.num_vertices, xp, **params)
-    total += sum(int(v.nbytes) for v in edges.properties.values())
-    total += VertexIds(backend, edges.num_vertices, edges.vertex_dtype, edges.renumber_map).nbytes()
-    return int(total)
+    graph = CompressedGraph(directed=directed, format=format, **layout_params)
+    spec = graph._spec(source, destination, None, weight, None, None, renumber, False, None,
+                       None)
+    return build(EdgeChunks([df], backend, single=True), spec, size_only=True)

@@ -1,0 +1,443 @@
+"""The streaming build: edge frames in, one layout out, in passes under a memory budget.
+
+Every graph is built here, from one frame or from many chunks, on the host or on the GPU:
+
+1. **Scan.**  One pass over the chunks: their columns and dtypes are checked, their rows
+   counted and their vertex ids gathered (:class:`~._idset.IdSet`), which fixes the vertex
+   count and the renumber map.
+2. **Ranges.**  When the edges do not fit the working budget at once, a second pass counts
+   each vertex's edges (upper bounds: parallel edges and both directions of an undirected edge
+   are not merged yet) and cuts the vertices into ranges whose edges fit it.
+3. **Sizes.**  For each range, one pass keeps the edges whose list lies in it (both directions
+   of an undirected edge), sorts and deduplicates them and hands them to the layout's
+   :class:`~.formats.base.RangeEncoder`, which records the exact size of every list.
+4. **Write.**  The final buffers are allocated once; each range is gathered again (the last
+   one is kept from step 3) and written into its slice, properties included.
+
+Working memory is the budget plus O(V) vertex arrays (the id set, the counts, the layout's own
+per-vertex buffers) beside the final structure, whatever the edge count; a list longer than the
+budget is a range of its own.  Parallel edges keep the smallest weight (ties: the earliest row,
+chunks in order), an undirected edge given both ways gets the mean weight, wherever the copies
+are: the result is the same for every chunking and every budget.
+"""
+from __future__ import annotations
+
+import os
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import _backend
+from ._backend import DEVICE, HOST
+from ._edgelist import (
+    INT32_MAX,
+    check_id_series,
+    check_symmetrize,
+    check_vertex_memory,
+    check_vertices,
+    merge_directions,
+    sort_and_dedup,
+    weight_dtype,
+)
+from ._ids import VertexIds
+from ._idset import IdSet
+from ._source import ChunkError, EdgeChunks, pieces
+
+#: The default working budget: this fraction of the free memory (GPU memory for a device build,
+#: physical memory for a host build), at most ``DEFAULT_BUDGET_CAP`` bytes: beyond it more
+#: memory saves few passes, while users build graphs to save memory.
+DEFAULT_BUDGET_FRACTION = 1 / 8
+DEFAULT_BUDGET_CAP = 2 << 30
+MIN_BUDGET = 1 << 20
+
+#: Working bytes per edge of a range without properties: its 64-bit (list, neighbour) key, the
+#: sort's scratch of the same size and the deduplication mask.
+KEY_BYTES_PER_EDGE = 17
+#: Working bytes per row of a piece: its internal ids (searches return int64), range masks and
+#: keys.
+PIECE_BYTES_PER_ROW = 48
+
+
+def default_budget(backend: str) -> int:
+    """:data:`DEFAULT_BUDGET_FRACTION` of the free memory, at most :data:`DEFAULT_BUDGET_CAP`."""
+    if backend == DEVICE:
+        import cupy
+
+        free = int(cupy.cuda.runtime.memGetInfo()[0])
+    else:
+        free = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    return max(MIN_BUDGET, min(int(free * DEFAULT_BUDGET_FRACTION), DEFAULT_BUDGET_CAP))
+
+
+def check_budget(memory_budget) -> int | None:
+    """None, or the budget as an int; TypeError / ValueError naming a bad one."""
+    if memory_budget is None:
+        return None
+    if isinstance(memory_budget, (bool, np.bool_)) or not isinstance(
+            memory_budget, (int, np.integer)):
+        raise TypeError(f"memory_budget must be an int (bytes) or None, got {memory_budget!r}")
+    if memory_budget <= 0:
+        raise ValueError(f"memory_budget={memory_budget} must be a positive number of bytes")
+    return int(memory_budget)
+
+
+@dataclass
+class BuildSpec:
+    """What to build: the layout and cuGraph's build arguments."""
+
+    layout_class: type
+    layout_params: dict
+    directed: bool
+    renumber: bool
+    store_transposed: bool
+    symmetrize: object
+    vertices: object
+    names: dict  # source, destination, edge_attr, weight, edge_id, edge_type
+
+
+@dataclass
+class Built:
+    """A finished build: the layout, the properties in its slot order, the ids, the columns."""
+
+    layout: object
+    properties: dict
+    ids: VertexIds
+    columns: dict
+    in_lists: bool
+    stats: dict = field(default_factory=dict)
+
+
+def build(source: EdgeChunks, spec: BuildSpec, memory_budget=None, size_only: bool = False):
+    """Build ``spec`` from ``source``: a :class:`Built`, or with ``size_only`` the ``nbytes``
+    the graph would have (the sizing step alone, nothing allocated for the structure)."""
+    return _Build(source, spec, check_budget(memory_budget)).run(size_only)
+
+
+class _Build:
+    def __init__(self, source, spec, budget):
+        self.source, self.spec, self.budget = source, spec, budget
+        self.xp = self.lib = None
+        self.ids = None
+        self.stats = {"passes": 0}
+
+    # -- passes -------------------------------------------------------------------------------
+    def _frames(self):
+        self.stats["passes"] += 1
+        return self.source.frames()
+
+    def _pieces(self):
+        """One pass over the input as pieces, ids as arrays of internal ids."""
+        for i, frame in self._frames():
+            for piece in pieces(frame, i, self.source.columns, self.piece_rows, self.xp,
+                                self.ids.numeric):
+                piece.src = self.ids.internal(piece.src)
+                piece.dst = self.ids.internal(piece.dst)
+                yield piece
+
+    def run(self, size_only):
+        with ExitStack() as self._context:  # RMM allocations once the backend is the device
+            self._scan()
+            return self._encode(size_only)
+
+    # -- 1. scan ------------------------------------------------------------------------------
+    def _start(self, i, frame):
+        """At the first chunk: the backend, the columns and the budget are now known."""
+        spec, source = self.spec, self.source
+        backend = source.backend
+        if backend == DEVICE:
+            reason = _backend.gpu_unavailable_reason()
+            if reason is not None:
+                raise RuntimeError(f"a device graph needs a usable GPU: {reason}")
+            self._context.enter_context(_backend.device_allocations())
+        self.xp, self.lib = _backend.array_module(backend), _backend.frame_library(backend)
+        source.resolve(frame, i, **spec.names)
+        self.symmetrize = check_symmetrize(spec.directed, spec.symmetrize, source.columns[2])
+        if self.budget is None:
+            self.budget = default_budget(backend)
+        self.piece_rows = max(1, self.budget // 4 // PIECE_BYTES_PER_ROW)
+        self.stats["budget"] = self.budget
+
+    def _scan(self):
+        spec, source = self.spec, self.source
+        vertices = None
+        total = 0
+        for i, frame in self._frames():
+            if i == 0:
+                self._start(i, frame)
+            source.check(i, frame, spec.renumber)
+            if self.ids is None and len(frame):
+                vertices = self._vertices()
+                self._new_ids(vertices)
+            for piece in pieces(frame, i, source.columns, self.piece_rows, self.xp,
+                                self.ids is not None and self.ids.numeric):
+                self.ids.add(piece.src, source.where(i))
+                self.ids.add(piece.dst, source.where(i))
+            total += len(frame)
+        if self.xp is None:
+            raise ValueError("chunks holds no edge frames: give at least one (it may be empty)")
+        if self.ids is None:  # every chunk was empty
+            vertices = self._vertices()
+            self._new_ids(vertices)
+        if vertices is not None:
+            self.ids.add(self._id_values(vertices))
+        n = self.ids.finish()
+        if not spec.renumber:
+            check_vertex_memory(n, spec.layout_class.build_bytes_per_vertex, source.backend)
+        if vertices is not None:
+            check_vertices(n, spec.renumber, vertices, self.xp)
+        self.rows = total
+        self.index_dtype = self.ids.index_dtype
+        self.vertex_dtype = np.dtype(np.int64 if self.wide or n > INT32_MAX else np.int32)
+
+    def _vertices(self):
+        """``vertices=`` as a checked Series of the build's library, or None."""
+        vertices = self.spec.vertices
+        if vertices is None:
+            return None
+        lib = self.lib
+        if not hasattr(vertices, "isna"):
+            vertices = lib.Series(vertices)
+        elif self.source.backend == DEVICE and _backend.is_pandas_object(vertices):
+            vertices = lib.Series.from_pandas(vertices)
+        elif self.source.backend == HOST and _backend.is_cudf_object(vertices):
+            vertices = vertices.to_pandas()
+        check_id_series(vertices, "vertices", self.spec.renumber)
+        return vertices.reset_index(drop=True)
+
+    def _id_values(self, series):
+        if not self.ids.numeric:
+            return series
+        return self.xp.asarray(series.to_numpy() if self.xp is np else series.values)
+
+    def _new_ids(self, vertices):
+        """The id set, from the first chunk's dtypes (cuGraph's rules for the vertex dtype)."""
+        source = self.source
+        dtypes = source.dtypes or {}
+        src_label, dst_label, props = source.columns
+        id_dtypes = [dtypes.get(src_label, np.dtype(np.int32)),
+                     dtypes.get(dst_label, np.dtype(np.int32))]
+        if vertices is not None:
+            id_dtypes.append(_backend.numpy_dtype(vertices))
+        native = all(d in (np.int32, np.int64) for d in id_dtypes)
+        if len({str(d) for d in id_dtypes}) > 1 and not native:
+            raise ValueError(
+                "source, destination and vertices have different dtypes "
+                f"{[str(d) for d in id_dtypes]}; give them one dtype")
+        if native:  # int32/int64 ids keep their dtype (mixed widths widen, as in cuGraph)
+            self.wide = any(d == np.int64 for d in id_dtypes)
+        else:  # others: int64 when any column read is int64, as in cuGraph
+            self.wide = any(dtypes.get(c) == np.int64
+                            for c in [src_label, dst_label, *props.values()])
+        numeric = all(d.kind in "iuf" for d in id_dtypes)
+        common = np.result_type(*id_dtypes) if numeric else None
+        self.ids = IdSet(self.spec.renumber, numeric, common, self.xp, self.lib)
+
+    # -- 2. ranges ----------------------------------------------------------------------------
+    def _property_dtypes(self) -> dict:
+        dtypes = self.source.dtypes or {}
+        out = {}
+        for name, label in self.source.columns[2].items():
+            dtype = dtypes.get(label, np.dtype(np.float32 if name == "weight" else np.int32))
+            out[name] = weight_dtype(dtype) if name == "weight" else np.dtype(dtype)
+        return out
+
+    def _bytes_per_edge(self) -> int:
+        if self._keyed():
+            return KEY_BYTES_PER_EDGE
+        row = 2 * self.index_dtype.itemsize + sum(d.itemsize for d in self.prop_dtypes.values())
+        return 3 * row + 40  # the gathered rows, their sorted copies and the sort's int64 orders
+
+    def _keyed(self) -> bool:
+        """Edges without properties sort as packed 64-bit keys (ids below 2**32)."""
+        return not self.prop_dtypes and self.ids.num_vertices <= 2**32
+
+    def _ranges(self, align: int):
+        """``(v0, v1, capacity)``: vertex ranges covering every vertex and the upper bound on
+        their gathered edges."""
+        n = self.ids.num_vertices
+        per_range = max(1, self.budget * 3 // 4 // self._bytes_per_edge())
+        factor = 1 if self.spec.directed else 2
+        if self.rows * factor <= per_range:
+            return [(0, n, self.rows * factor)]
+        xp = self.xp
+        counts = xp.zeros(n, dtype=np.int64)
+        for piece in self._pieces():
+            owner, neighbour = self._oriented(piece)
+            counts += xp.bincount(owner, minlength=n)
+            if not self.spec.directed:
+                counts += xp.bincount(neighbour, minlength=n)
+        ends = xp.cumsum(counts)
+        del counts
+        ranges, v0, before = [], 0, 0
+        while v0 < n:
+            v1 = int(xp.searchsorted(ends, before + per_range, side="right")) // align * align
+            if v1 <= v0:  # a list beyond the budget: a range of its own
+                v1 = v0 + align
+            v1 = min(v1, n)
+            upto = int(ends[v1 - 1])
+            ranges.append((v0, v1, upto - before))
+            v0, before = v1, upto
+        return ranges or [(0, 0, 0)]
+
+    def _oriented(self, piece):
+        """``(list owner, neighbour)`` of a piece's edges: in-lists are stored transposed."""
+        if self.spec.directed and self.spec.store_transposed:
+            return piece.dst, piece.src
+        return piece.src, piece.dst
+
+    # -- 3. and 4. sizes, then the write ------------------------------------------------------
+    def _encode(self, size_only):
+        spec, xp = self.spec, self.xp
+        self.prop_dtypes = self._property_dtypes()
+        n = self.ids.num_vertices
+        if hasattr(spec.layout_class, "encoder"):
+            encoder = spec.layout_class.encoder(n, xp, **spec.layout_params)
+        else:
+            from ._tmp_encoder import TmpEncoder
+            encoder = TmpEncoder(spec.layout_class, n, xp, spec.layout_params)
+        ranges = self._ranges(encoder.align)
+        self.stats["ranges"] = len(ranges)
+        firsts, kept, num_edges = [], None, 0  # firsts: each range's first property slot
+        for r, (v0, v1, capacity) in enumerate(ranges):
+            edges = self._range_edges(v0, v1, capacity)
+            firsts.append(num_edges)
+            num_edges += encoder.size(v0, v1, edges[0], edges[1])
+            if r == len(ranges) - 1 and not size_only:
+                kept = edges
+            del edges
+        prop_bytes = sum(num_edges * d.itemsize for d in self.prop_dtypes.values())
+        ids = VertexIds(self.source.backend, n, self.vertex_dtype, self.ids.renumber_map)
+        if size_only:
+            return int(encoder.nbytes + prop_bytes + ids.nbytes())
+        encoder.allocate()
+        properties = {name: xp.empty(num_edges, dtype=d) for name, d in self.prop_dtypes.items()}
+        order = list(range(len(ranges)))
+        order = order[-1:] + order[:-1]  # the kept range first: its edges are freed soonest
+        for r in order:
+            v0, v1, capacity = ranges[r]
+            edges = kept if r == len(ranges) - 1 else self._range_edges(v0, v1, capacity)
+            kept = None
+            src, dst, props = edges
+            del edges
+            slots = encoder.write(v0, v1, src, dst)
+            first = firsts[r]
+            for name, values in props.items():
+                if slots is not None:
+                    values = values[slots]
+                properties[name][first:first + values.size] = values
+            del src, dst, props, slots
+        layout = encoder.finish()
+        columns = {"source": self.source.columns[0], "destination": self.source.columns[1],
+                   **self.source.columns[2]}
+        in_lists = spec.directed and spec.store_transposed
+        return Built(layout, properties, ids, columns, in_lists, self.stats)
+
+    def _range_edges(self, v0, v1, capacity):
+        """The edges of lists ``v0 .. v1 - 1``: ``(src, dst, properties)`` sorted by (src, dst),
+        deduplicated and (undirected) symmetrized, as the whole graph would have them."""
+        if self._keyed():
+            return self._keyed_edges(v0, v1, capacity)
+        return self._property_edges(v0, v1, capacity)
+
+    def _gathered(self, v0, v1):
+        """Per piece: the ``(owner, neighbour, properties, backward)`` parts whose owner is in
+        the range; ``backward`` parts are undirected edges given towards the range."""
+        whole = v0 == 0 and v1 == self.ids.num_vertices
+        for piece in self._pieces():
+            owner, neighbour = self._oriented(piece)
+            parts = [(owner, neighbour, False)]
+            if not self.spec.directed:
+                parts.append((neighbour, owner, True))
+            for o, nb, backward in parts:
+                props = piece.properties
+                if not whole:
+                    keep = (o >= v0) & (o < v1)
+                    o, nb = o[keep], nb[keep]
+                    props = {k: v[keep] for k, v in props.items()}
+                yield o, nb, props, backward
+
+    def _split(self, backward: bool) -> bool:
+        """Whether backward parts are kept apart: undirected edges are deduplicated per
+        direction before the directions merge (weights) or are compared (symmetrize=False)."""
+        return backward and not (self.symmetrize and self._keyed())
+
+    def _keyed_edges(self, v0, v1, capacity):
+        xp = self.xp
+        keys = xp.empty(capacity, dtype=np.uint64)
+        front, back = 0, capacity  # forward keys fill from the front, kept-apart ones from the back
+        for o, nb, _, backward in self._gathered(v0, v1):
+            k = (o.astype(np.uint64) << np.uint64(32)) | nb.astype(np.uint64)
+            if front + k.size > back:
+                raise ChunkError("the chunks gave more edges on a later pass than on the first: "
+                                 "they must be the same on every pass")
+            if self._split(backward):
+                keys[back - k.size:back] = k
+                back -= k.size
+            else:
+                keys[front:front + k.size] = k
+                front += k.size
+            del k
+        forward = _unique_keys(keys[:front], xp)
+        backward = _unique_keys(keys[back:], xp) if back < capacity else None
+        del keys
+        if backward is not None:  # symmetrize=False: the input must hold both directions
+            if forward.size != backward.size or not bool((forward == backward).all()):
+                raise _not_symmetric()
+            del backward
+        src = (forward >> np.uint64(32)).astype(self.index_dtype)
+        dst = (forward & np.uint64(0xFFFFFFFF)).astype(self.index_dtype)
+        return src, dst, {}
+
+    def _property_edges(self, v0, v1, capacity):
+        xp, n = self.xp, self.ids.num_vertices
+        owner = xp.empty(capacity, dtype=self.index_dtype)
+        neighbour = xp.empty(capacity, dtype=self.index_dtype)
+        props = {name: xp.empty(capacity, dtype=d) for name, d in self.prop_dtypes.items()}
+        front, back = 0, capacity
+        for o, nb, p, backward in self._gathered(v0, v1):
+            size = int(o.size)
+            if front + size > back:
+                raise ChunkError("the chunks gave more edges on a later pass than on the first: "
+                                 "they must be the same on every pass")
+            if backward:
+                at = slice(back - size, back)
+                back -= size
+            else:
+                at = slice(front, front + size)
+                front += size
+            owner[at], neighbour[at] = o, nb
+            for name, values in p.items():
+                props[name][at] = values
+        forward = sort_and_dedup(owner[:front], neighbour[:front],
+                                 {k: v[:front] for k, v in props.items()}, n, xp)
+        if back == capacity:
+            return forward
+        backward = sort_and_dedup(owner[back:], neighbour[back:],
+                                  {k: v[back:] for k, v in props.items()}, n, xp)
+        del owner, neighbour, props
+        if self.symmetrize:
+            return merge_directions(forward, backward, n, xp)
+        same = (forward[0].size == backward[0].size and bool((forward[0] == backward[0]).all())
+                and bool((forward[1] == backward[1]).all()))
+        if not same:
+            raise _not_symmetric()
+        return forward
+
+
+def _unique_keys(keys, xp):
+    """The distinct values of ``keys``, sorted (``keys`` is sorted in place)."""
+    keys.sort()
+    if keys.size < 2:
+        return keys.copy()
+    first = xp.empty(keys.size, dtype=bool)
+    first[0] = True
+    xp.not_equal(keys[1:], keys[:-1], out=first[1:])
+    return keys[first]
+
+
+def _not_symmetric():
+    return ValueError(
+        "the graph is undirected with symmetrize=False, but the edge list is not symmetric; "
+        "give every edge in both directions or leave symmetrize at its default")
+

@@ -1,0 +1,103 @@
+"""The vertex ids a build meets, and their internal ids.
+
+On the first pass of a build every piece's ids are added; :meth:`IdSet.finish` then fixes the
+vertex count and (when renumbering) the renumber map; later passes turn each piece's ids into
+internal ids with :meth:`IdSet.internal`.  Only O(V) state is kept across pieces.
+
+* ``renumber=False``: ids are used as they are; the set keeps the smallest id (a negative one
+  is refused) and the largest (``V = largest + 1``).
+* Numeric ids, renumbered: the sorted distinct ids, merged piece by piece; internal ids are
+  ranks found by binary search.
+* Other ids (strings, categories...): the distinct ids as a Series of the frame library,
+  sorted at the end; internal ids are found through an Index.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+INT32_MAX = np.iinfo(np.int32).max
+
+
+class IdSet:
+    """Distinct vertex ids of one build.
+
+    Parameters
+    ----------
+    renumber : bool
+        Map the ids to ``0 .. V-1`` by rank.
+    numeric : bool
+        The ids are numbers held in arrays of ``xp`` (else Series of ``lib``).
+    dtype : numpy.dtype
+        The common dtype of the numeric ids.
+    xp, lib : module
+        NumPy and pandas, or CuPy and cuDF.
+    """
+
+    def __init__(self, renumber: bool, numeric: bool, dtype, xp, lib):
+        self.renumber = renumber
+        self.numeric = numeric
+        self.dtype = np.dtype(dtype) if numeric else None
+        self.xp, self.lib = xp, lib
+        self._low = self._high = None  # renumber=False: the id range met
+        self._ids = None  # renumbered: distinct ids so far (array, or Series)
+        self.num_vertices = None
+        self.renumber_map = None
+        self._index = None
+
+    def add(self, values, where: str = "") -> None:
+        """Add the ids of a piece (an array, or a Series for ids that are not numbers)."""
+        if len(values) == 0:
+            return
+        xp = self.xp
+        if not self.renumber:
+            low, high = int(values.min()), int(values.max())
+            if low < 0:
+                raise ValueError(
+                    f"{where}vertex id {low} is negative; with renumber=False ids must be >= 0 "
+                    "(pass renumber=True to map arbitrary ids)")
+            self._high = high if self._high is None else max(self._high, high)
+            return
+        if self.numeric:
+            distinct = xp.unique(values.astype(self.dtype, copy=False))
+            if self._ids is not None:
+                distinct = xp.unique(xp.concatenate([self._ids, distinct]))
+            self._ids = distinct
+        else:
+            parts = [values] if self._ids is None else [self._ids, values]
+            self._ids = self.lib.concat(parts, ignore_index=True).drop_duplicates(
+                ignore_index=True)
+
+    def finish(self) -> int:
+        """Fix the vertex count (and the renumber map); returns the count."""
+        lib = self.lib
+        if not self.renumber:
+            self.num_vertices = 0 if self._high is None else self._high + 1
+        elif self.numeric:
+            ids = self._ids if self._ids is not None else self.xp.zeros(0, dtype=self.dtype)
+            self.num_vertices = int(ids.size)
+            self.renumber_map = lib.Series(ids, copy=False)  # pandas 3 would copy the array
+        else:
+            ids = self._ids if self._ids is not None else lib.Series([], dtype=object)
+            ids = ids.sort_values(ignore_index=True)
+            self.num_vertices = len(ids)
+            self.renumber_map = ids
+            self._index = lib.Index(ids)
+        self._ids = None
+        return self.num_vertices
+
+    @property
+    def index_dtype(self) -> np.dtype:
+        """The dtype of internal ids while building: int32 wherever they fit."""
+        return np.dtype(np.int32 if self.num_vertices <= INT32_MAX else np.int64)
+
+    def internal(self, values):
+        """Internal ids (``index_dtype`` array of ``xp``) of a piece's ids."""
+        xp = self.xp
+        if not self.renumber:
+            return values.astype(self.index_dtype, copy=False)
+        if self.numeric:
+            ids = self.renumber_map.to_numpy() if xp is np else self.renumber_map.values
+            return xp.searchsorted(ids, values.astype(self.dtype, copy=False)).astype(
+                self.index_dtype, copy=False)
+        found = self._index.get_indexer(values)
+        return xp.asarray(found).astype(self.index_dtype, copy=False)

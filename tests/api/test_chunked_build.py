@@ -1,0 +1,257 @@
+"""The streaming build (``from_edge_chunks``): every chunking and every budget gives the buffers
+the host reference encoder gives for the same edges, cleaned by an independent pandas reference
+of cuGraph's rules; bad chunks are named; a failed build leaves no graph."""
+import tracemalloc
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import cugraph_compressed as cgc
+from cugraph_compressed._source import ChunkError
+from cugraph_compressed.formats import FORMATS
+from cugraph_compressed.generators import rmat_chunks
+
+PARAMS = {"csr": [{}, {"force_64bit": True}], "ef": [{}, {"k": 2, "block_size": 4}],
+          "cgr": [{}, {"code": "gamma", "min_interval_length": 2, "segment_size": 2}],
+          "fl": [{}, {"index_width": 16, "offset_width": 32}]}
+LAYOUTS = [(fmt, p) for fmt, ps in PARAMS.items() for p in ps]
+
+
+# -- the independent reference ------------------------------------------------------------------
+def reference(df, directed, renumber, store_transposed=False, weight=None):
+    """``(src, dst, weights, renumber map, V)``: cuGraph's edge list of ``df``, computed with
+    pandas alone: ids ranked in sorted order, parallel edges keep the smallest weight (first
+    row on ties), undirected edges symmetrized with the mean of both directions' weights."""
+    ids = pd.concat([df["source"], df["destination"]], ignore_index=True)
+    if renumber:
+        mapping = np.sort(ids.unique())
+        rank = {v: i for i, v in enumerate(mapping)}
+        src = df["source"].map(rank).to_numpy(np.int64)
+        dst = df["destination"].map(rank).to_numpy(np.int64)
+        n = len(mapping)
+    else:
+        mapping = None
+        src, dst = df["source"].to_numpy(np.int64), df["destination"].to_numpy(np.int64)
+        n = int(ids.max()) + 1 if len(ids) else 0
+    edges = pd.DataFrame({"s": src, "d": dst, "row": np.arange(len(df))})
+    if weight:
+        edges["w"] = df[weight].to_numpy()
+    keys = ["s", "d"] + (["w"] if weight else []) + ["row"]
+    edges = edges.sort_values(keys).drop_duplicates(["s", "d"], keep="first")
+    if not directed:
+        back = edges.rename(columns={"s": "d", "d": "s"})
+        both = pd.concat([edges.assign(half=0), back.assign(half=1)])
+        both = both.sort_values(["s", "d", "half"])
+        if weight:
+            w = both.groupby(["s", "d"], sort=True)["w"]
+            pair = w.transform("size") == 2
+            mean = (w.transform("first") + w.transform("last")) / 2
+            both["w"] = np.where(pair, mean.astype(both["w"].dtype), both["w"])
+        edges = both.drop_duplicates(["s", "d"], keep="first")
+    if directed and store_transposed:
+        edges = edges.rename(columns={"s": "d", "d": "s"})
+    edges = edges.sort_values(["s", "d"])
+    w = edges["w"].to_numpy() if weight else None
+    return edges["s"].to_numpy(), edges["d"].to_numpy(), w, mapping, n
+
+
+def assert_matches_reference(G, df, fmt, params, directed, renumber, store_transposed=False,
+                             weight=None):
+    src, dst, w, mapping, n = reference(df, directed, renumber, store_transposed, weight)
+    expected = FORMATS[fmt].encode(src, dst, n, np, **params)
+    layout = G._layout
+    assert layout.num_vertices == n and layout.num_edges == src.size
+    assert sorted(layout.arrays) == sorted(expected.arrays)
+    for name, array in expected.arrays.items():
+        got = layout.arrays[name]
+        assert got.dtype == array.dtype, name
+        assert np.array_equal(got, array), name
+    if weight:
+        order = expected.property_order
+        assert np.array_equal(G._properties["weight"], w if order is None else w[order])
+    if renumber:
+        assert np.array_equal(G.nodes().to_numpy(), mapping)
+
+
+def cut(df, cuts):
+    """``df`` split at the sorted row positions ``cuts`` (repeats give empty chunks)."""
+    bounds = [0, *sorted(cuts), len(df)]
+    return [df.iloc[a:b] for a, b in zip(bounds[:-1], bounds[1:])]
+
+
+@st.composite
+def chunked(draw):
+    n = draw(st.integers(1, 12))
+    m = draw(st.integers(0, 40))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    hub = draw(st.booleans())  # one long list, split across many chunks
+    src = np.where(rng.random(m) < 0.5, 0, rng.integers(0, n, m)) if hub else \
+        rng.integers(0, n, m)
+    df = pd.DataFrame({"source": src.astype(np.int64),
+                       "destination": rng.integers(0, n, m).astype(np.int64),
+                       "w": rng.integers(1, 4, m).astype(np.float32)})  # ties on purpose
+    cuts = draw(st.lists(st.integers(0, m), max_size=6))
+    budget = draw(st.sampled_from([1, 40, 200, 1000, 10**9]))
+    return df, cuts, budget
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.parametrize("fmt,params", LAYOUTS)
+@pytest.mark.parametrize("directed", [True, False])
+@given(case=chunked(), weighted=st.booleans(), renumber=st.booleans())
+def test_chunks_and_budgets_give_the_reference_buffers(fmt, params, directed, case, weighted,
+                                                       renumber):
+    df, cuts, budget = case
+    weight = "w" if weighted else None
+    G = cgc.CompressedGraph(directed=directed, format=fmt, **params)
+    G.from_edge_chunks(cut(df, cuts), weight=weight, renumber=renumber, memory_budget=budget)
+    assert_matches_reference(G, df, fmt, params, directed, renumber, weight=weight)
+
+
+@settings(max_examples=25, deadline=None)
+@pytest.mark.parametrize("fmt", sorted(PARAMS))
+@given(case=chunked())
+def test_transposed_and_string_ids(fmt, case):
+    df, cuts, budget = case
+    G = cgc.CompressedGraph(directed=True, format=fmt)
+    G.from_edge_chunks(cut(df, cuts), weight="w", store_transposed=True, renumber=False,
+                       memory_budget=budget)
+    assert_matches_reference(G, df, fmt, {}, True, False, store_transposed=True, weight="w")
+    named = df.assign(source="v" + df["source"].astype(str),
+                      destination="v" + df["destination"].astype(str))
+    G = cgc.CompressedGraph(directed=False, format=fmt)
+    G.from_edge_chunks(cut(named, cuts), memory_budget=budget)
+    assert_matches_reference(G, named, fmt, {}, False, True)
+
+
+def test_small_budgets_cut_the_graph_into_ranges():
+    chunks = rmat_chunks(8, 8, chunk_edges=300, seed=3)
+    built = []
+    for budget in (10**9, 20_000, 2_000):
+        G = cgc.CompressedGraph(directed=False, format="ef")
+        G.from_edge_chunks(chunks, memory_budget=budget)
+        built.append(G)
+    assert [G.build_stats["ranges"] for G in built][0] == 1
+    assert built[1].build_stats["ranges"] > 1 and built[2].build_stats["ranges"] > \
+        built[1].build_stats["ranges"]
+    for G in built[1:]:
+        for name, array in built[0]._layout.arrays.items():
+            assert np.array_equal(G._layout.arrays[name], array)
+
+
+def test_one_frame_build_is_the_chunked_build():
+    df = pd.concat(list(rmat_chunks(9, 4, chunk_edges=500, seed=5)), ignore_index=True)
+    one = cgc.CompressedGraph(format="cgr").from_pandas_edgelist(df)
+    many = cgc.CompressedGraph(format="cgr").from_edge_chunks(
+        lambda: (df.iloc[i:i + 97] for i in range(0, len(df), 97)), memory_budget=5000)
+    assert many.build_stats["ranges"] > 1
+    for name, array in one._layout.arrays.items():
+        assert np.array_equal(many._layout.arrays[name], array)
+    assert np.array_equal(one.nodes().to_numpy(), many.nodes().to_numpy())
+
+
+def test_vertices_across_chunks():
+    df = pd.DataFrame({"source": [5, 7], "destination": [7, 9]})
+    G = cgc.CompressedGraph(directed=True).from_edge_chunks(
+        [df.iloc[:1], df.iloc[1:]], vertices=[5, 7, 9, 11])
+    assert G.nodes().tolist() == [5, 7, 9, 11]
+    with pytest.raises(ValueError, match="missing from vertices"):
+        cgc.CompressedGraph(directed=True).from_edge_chunks(
+            [df.iloc[:1], df.iloc[1:]], vertices=[5, 7])
+
+
+# -- bad input ----------------------------------------------------------------------------------
+def frames(k, **dtypes):
+    return [pd.DataFrame({"source": np.arange(3, dtype=dtypes.get("src", np.int64)) + i,
+                          "destination": np.arange(3, dtype=np.int64) + i + 1}) for i in range(k)]
+
+
+def test_a_generator_is_refused_with_the_way_out():
+    with pytest.raises(TypeError, match="one-shot iterator.*callable"):
+        cgc.CompressedGraph().from_edge_chunks(f for f in frames(3))
+    with pytest.raises(TypeError, match="one DataFrame"):
+        cgc.CompressedGraph().from_edge_chunks(frames(1)[0])
+    with pytest.raises(TypeError, match="chunk 1: expected a cuDF or pandas DataFrame"):
+        cgc.CompressedGraph().from_edge_chunks([frames(1)[0], {"source": [1]}])
+    with pytest.raises(ValueError, match="no edge frames"):
+        cgc.CompressedGraph().from_edge_chunks([])
+
+
+def test_bad_chunks_are_named_and_leave_no_graph():
+    chunks = frames(40)
+    chunks[37] = chunks[37].rename(columns={"destination": "dst"})
+    G = cgc.CompressedGraph()
+    with pytest.raises(ValueError, match=r"chunk 37: columns \['destination'\]"):
+        G.from_edge_chunks(chunks)
+    with pytest.raises(ValueError, match="empty"):
+        G.number_of_vertices()
+    chunks = frames(5)
+    chunks[3] = chunks[3].astype({"source": np.int32})
+    with pytest.raises(ChunkError, match="chunk 3: column 'source' has dtype int32"):
+        G.from_edge_chunks(chunks)
+    chunks = frames(5)
+    chunks[2].loc[1, "destination"] = None
+    with pytest.raises(ValueError, match="chunk 2: destination column .* 1 null"):
+        G.from_edge_chunks(chunks)
+    G.from_edge_chunks(frames(5))  # the graph is still free to build
+    whole = cgc.CompressedGraph().from_pandas_edgelist(pd.concat(frames(5)))
+    assert G.number_of_edges() == whole.number_of_edges() == 7
+
+
+def test_a_source_that_changes_between_passes_is_named():
+    calls = []
+
+    def shrinking():
+        calls.append(1)
+        out = frames(4)
+        if len(calls) > 1:
+            out[2] = out[2].iloc[:1]
+        return iter(out)
+
+    with pytest.raises(ChunkError, match="chunk 2 gave 1 rows on a later pass.* 3 rows"):
+        cgc.CompressedGraph().from_edge_chunks(shrinking)
+
+    def fewer():
+        calls.append(1)
+        return frames(4 if len(calls) == 1 else 3)
+
+    calls.clear()
+    with pytest.raises(ChunkError, match="3 chunks, the first pass 4"):
+        cgc.CompressedGraph().from_edge_chunks(fewer)
+
+
+@pytest.mark.parametrize("budget,error", [(0, ValueError), (-5, ValueError), (1.5, TypeError),
+                                          (True, TypeError), ("1GB", TypeError)])
+def test_bad_budgets(budget, error):
+    with pytest.raises(error, match="memory_budget"):
+        cgc.CompressedGraph().from_edge_chunks(frames(2), memory_budget=budget)
+
+
+def test_bad_backend():
+    with pytest.raises(ValueError, match="backend='gpu'"):
+        cgc.CompressedGraph().from_edge_chunks(frames(2), backend="gpu")
+
+
+# -- memory -------------------------------------------------------------------------------------
+@pytest.mark.parametrize("fmt", sorted(PARAMS))
+def test_host_build_peak_stays_within_its_bound(fmt):
+    """Peak traced bytes of a host build from lazily generated chunks stay within the final
+    graph + the budget + O(V) vertex arrays + a chunk being read, whatever the edge count."""
+    chunks = rmat_chunks(15, 16, chunk_edges=1 << 15, seed=7)
+    budget = 4 << 20
+    tracemalloc.start()
+    try:
+        G = cgc.CompressedGraph(directed=True, format=fmt)
+        G.from_edge_chunks(chunks, renumber=False, memory_budget=budget)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    chunk_bytes = 3 * (1 << 15) * 16  # a generated chunk and its generator's temporaries
+    bound = G.nbytes + budget + 48 * G.number_of_vertices() + chunk_bytes
+    edges_bytes = 16 * chunks.num_edges  # what holding the edges at once would take
+    assert G.build_stats["ranges"] > 1
+    assert peak <= bound, (peak, bound)
+    assert bound < edges_bytes
