@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import _backend
+from ._args import check_bool
 from ._backend import DEVICE, HOST
 from ._edgelist import (
     INT32_MAX,
@@ -42,6 +43,7 @@ from ._edgelist import (
 )
 from ._ids import VertexIds
 from ._idset import IdSet
+from ._progress import Progress
 from ._source import ChunkError, EdgeChunks, pieces
 
 #: The default working budget: this fraction of the free memory (GPU memory for a device build,
@@ -108,15 +110,21 @@ class Built:
     stats: dict = field(default_factory=dict)
 
 
-def build(source: EdgeChunks, spec: BuildSpec, memory_budget=None, size_only: bool = False):
+def build(source: EdgeChunks, spec: BuildSpec, memory_budget=None, size_only: bool = False,
+          progress=None):
     """Build ``spec`` from ``source``: a :class:`Built`, or with ``size_only`` the ``nbytes``
-    the graph would have (the sizing step alone, nothing allocated for the structure)."""
-    return _Build(source, spec, check_budget(memory_budget)).run(size_only)
+    the graph would have (the sizing step alone, nothing allocated for the structure).
+    ``progress``: None (on a terminal, after a few seconds), True or False."""
+    if progress is not None:
+        progress = check_bool("progress", progress)
+    return _Build(source, spec, check_budget(memory_budget), Progress(progress)).run(size_only)
 
 
 class _Build:
-    def __init__(self, source, spec, budget):
+    def __init__(self, source, spec, budget, progress):
         self.source, self.spec, self.budget = source, spec, budget
+        self.progress = progress
+        self.stage = "reading ids"
         self.xp = self.lib = None
         self.ids = None
         self.stats = {"passes": 0}
@@ -124,7 +132,10 @@ class _Build:
     # -- passes -------------------------------------------------------------------------------
     def _frames(self):
         self.stats["passes"] += 1
-        return self.source.frames()
+        chunks = None if self.source.rows is None else len(self.source.rows)
+        for i, frame in self.source.frames():
+            self.progress.step(f"pass {self.stats['passes']} ({self.stage})", i, chunks)
+            yield i, frame
 
     def _pieces(self):
         """One pass over the input as pieces, ids as arrays of internal ids."""
@@ -137,6 +148,7 @@ class _Build:
 
     def run(self, size_only):
         with ExitStack() as self._context:  # RMM allocations once the backend is the device
+            self._context.callback(self.progress.close)
             self._scan()
             return self._encode(size_only)
 
@@ -261,6 +273,7 @@ class _Build:
         if self.rows * factor <= per_range:
             return [(0, n, self.rows * factor)]
         xp = self.xp
+        self.stage = "counting edges per vertex"
         counts = xp.zeros(n, dtype=np.int64)
         for piece in self._pieces():
             owner, neighbour = self._oriented(piece)
@@ -300,6 +313,7 @@ class _Build:
         self.stats["ranges"] = len(ranges)
         firsts, kept, num_edges = [], None, 0  # firsts: each range's first property slot
         for r, (v0, v1, capacity) in enumerate(ranges):
+            self.stage = f"sizing vertex range {r + 1}/{len(ranges)}"
             edges = self._range_edges(v0, v1, capacity)
             firsts.append(num_edges)
             num_edges += encoder.size(v0, v1, edges[0], edges[1])
@@ -316,6 +330,7 @@ class _Build:
         order = order[-1:] + order[:-1]  # the kept range first: its edges are freed soonest
         for r in order:
             v0, v1, capacity = ranges[r]
+            self.stage = f"writing vertex range {r + 1}/{len(ranges)}"
             edges = kept if r == len(ranges) - 1 else self._range_edges(v0, v1, capacity)
             kept = None
             src, dst, props = edges

@@ -142,7 +142,7 @@ class CompressedGraph:
     def from_edge_chunks(self, chunks, source="source", destination="destination",
                          edge_attr=None, weight=None, edge_id=None, edge_type=None,
                          renumber=True, store_transposed=False, symmetrize=None, vertices=None,
-                         backend=None, memory_budget=None):
+                         backend=None, memory_budget=None, progress=None):
         """Build the graph from many edge frames, read in passes under a memory budget.
 
         The result is the graph :meth:`from_cudf_edgelist` would build from the frames
@@ -171,6 +171,10 @@ store_transposed, symmetrize, vertices
             budget and O(V) vertex arrays, whatever the edge count (a single list larger than
             the budget is gathered whole).  A smaller budget means more passes over the
             chunks.  Default: 1/8 of the free memory where the graph is built, at most 2 GiB.
+        progress : bool, optional
+            Show the passes and chunks of the build on standard error.  Default: on a
+            terminal, once the build has run a few seconds (``CUGRAPH_COMPRESSED_PROGRESS=0``
+            or ``1`` in the environment decides instead).
 
         Raises
         ------
@@ -185,16 +189,16 @@ store_transposed, symmetrize, vertices
         """
         self._load(EdgeChunks(chunks, backend), source, destination, edge_attr, weight,
                    edge_id, edge_type, renumber, store_transposed, symmetrize, vertices,
-                   memory_budget)
+                   memory_budget, progress)
         return self
 
     def _load(self, chunks, source, destination, edge_attr, weight, edge_id, edge_type,
-              renumber, store_transposed, symmetrize, vertices, memory_budget):
+              renumber, store_transposed, symmetrize, vertices, memory_budget, progress=None):
         if self._layout is not None:
             raise RuntimeError("Graph already has values: build a new CompressedGraph instead")
         spec = self._spec(source, destination, edge_attr, weight, edge_id, edge_type, renumber,
                           store_transposed, symmetrize, vertices)
-        built = build(chunks, spec, memory_budget)
+        built = build(chunks, spec, memory_budget, progress=progress)
         # Nothing is kept before the build succeeds: a failed build leaves the graph empty.
         self._columns = built.columns
         self._ids = built.ids

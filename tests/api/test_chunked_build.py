@@ -255,3 +255,26 @@ def test_host_build_peak_stays_within_its_bound(fmt):
     assert G.build_stats["ranges"] > 1
     assert peak <= bound, (peak, bound)
     assert bound < edges_bytes
+
+
+def test_progress_is_shown_when_asked_and_silent_otherwise(capsys):
+    cgc.CompressedGraph().from_edge_chunks(frames(3), progress=True)
+    err = capsys.readouterr().err
+    assert "building graph: pass 1 (reading ids), chunk 1" in err
+    assert err.endswith("\r")  # the line is cleared at the end
+    cgc.CompressedGraph().from_edge_chunks(frames(3))  # not a terminal: silent
+    assert capsys.readouterr().err == ""
+    with pytest.raises(TypeError, match="progress"):
+        cgc.CompressedGraph().from_edge_chunks(frames(3), progress="yes")
+
+
+def test_parquet_files_build_the_graph_of_their_rows(tmp_path):
+    from cugraph_compressed.io import parquet_chunks
+
+    df = pd.concat(list(rmat_chunks(8, 8, chunk_edges=700, seed=9, weighted=True)),
+                   ignore_index=True)
+    for i, part in enumerate(cut(df, [100, 900, 1500])):
+        part.to_parquet(tmp_path / f"part-{i}.parquet", row_group_size=200)
+    G = cgc.CompressedGraph(format="fl").from_edge_chunks(parquet_chunks(tmp_path),
+                                                          weight="weight", memory_budget=3000)
+    assert_matches_reference(G, df, "fl", {}, False, True, weight="weight")

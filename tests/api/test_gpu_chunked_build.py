@@ -1,0 +1,79 @@
+"""The streaming build on the GPU: the buffers of the host build (which the CPU tests prove equal
+to the host reference encoder's) for every chunking, budget and chunk location; a build that
+runs out of memory leaves no graph and no allocation behind."""
+import gc
+
+import numpy as np
+import pytest
+
+import cugraph_compressed as cgc
+from cugraph_compressed.formats import FORMATS
+from cugraph_compressed.generators import rmat_chunks
+
+pytestmark = pytest.mark.gpu
+
+
+def assert_same_buffers(G, H):
+    assert G._layout.num_vertices == H._layout.num_vertices
+    assert sorted(G._layout.arrays) == sorted(H._layout.arrays)
+    for name, array in H._layout.arrays.items():
+        got = G._layout.arrays[name]
+        got = got.get() if hasattr(got, "get") else got
+        assert got.dtype == array.dtype and np.array_equal(got, array), name
+    for name, values in H._properties.items():
+        assert np.array_equal(G._properties[name].get(), values), name
+    assert np.array_equal(G.nodes().to_numpy(), H.nodes().to_numpy())
+
+
+@pytest.mark.parametrize("fmt", sorted(FORMATS))
+@pytest.mark.parametrize("directed", [True, False])
+def test_device_chunks_give_the_host_buffers(fmt, directed):
+    host = rmat_chunks(14, 8, chunk_edges=10_000, seed=11, weighted=True)
+    device = rmat_chunks(14, 8, chunk_edges=10_000, seed=11, weighted=True, backend="device")
+    H = cgc.CompressedGraph(directed=directed, format=fmt).from_edge_chunks(host,
+                                                                              weight="weight")
+    for chunks, budget in ((device, None), (device, 1 << 20), (device, 100_000),
+                           (host, 300_000)):
+        G = cgc.CompressedGraph(directed=directed, format=fmt)
+        G.from_edge_chunks(chunks, weight="weight", backend="device", memory_budget=budget)
+        assert G.backend == "device"
+        assert_same_buffers(G, H)
+        if budget is not None and budget <= 300_000:
+            assert G.build_stats["ranges"] > 1
+
+
+@pytest.mark.parametrize("fmt", sorted(FORMATS))
+def test_one_frame_device_build_is_the_host_build(fmt):
+    import cudf
+
+    host = rmat_chunks(16, 16, chunk_edges=1 << 20, seed=2)
+    df = host[0]
+    H = cgc.CompressedGraph(directed=True, format=fmt).from_pandas_edgelist(df)
+    G = cgc.CompressedGraph(directed=True, format=fmt).from_cudf_edgelist(cudf.from_pandas(df))
+    assert_same_buffers(G, H)
+    assert cgc.estimate_nbytes(cudf.from_pandas(df), format=fmt, directed=True) == G.nbytes
+
+
+def test_out_of_memory_leaves_no_graph_and_no_allocation():
+    import rmm
+
+    chunks = rmat_chunks(16, 16, chunk_edges=1 << 16, seed=4, backend="device")
+    frames = list(chunks)  # in GPU memory before the limit is set
+    previous = rmm.mr.get_current_device_resource()
+    limited = rmm.mr.LimitingResourceAdaptor(previous, allocation_limit=2 << 20)
+    rmm.mr.set_current_device_resource(limited)
+    try:
+        before = limited.get_allocated_bytes()
+        G = cgc.CompressedGraph(directed=False, format="ef")
+        with pytest.raises(MemoryError):
+            G.from_edge_chunks(frames, memory_budget=1 << 20)
+        gc.collect()
+        assert limited.get_allocated_bytes() == before
+        with pytest.raises(ValueError, match="empty"):
+            G.number_of_vertices()
+    finally:
+        rmm.mr.set_current_device_resource(previous)
+    G.from_edge_chunks(frames, memory_budget=1 << 20)  # the process can build again
+    reference = cgc.CompressedGraph(directed=False, format="ef").from_edge_chunks(
+        rmat_chunks(16, 16, chunk_edges=1 << 16, seed=4))
+    assert_same_buffers(G, reference)
