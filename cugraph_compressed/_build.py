@@ -191,13 +191,15 @@ class _Build:
         if self.ids is None:  # every chunk was empty
             vertices = self._vertices()
             self._new_ids(vertices)
+        distinct = None
         if vertices is not None:
             self.ids.add(self._id_values(vertices))
+            distinct = self.ids.last_distinct if spec.renumber else None
         n = self.ids.finish()
         if not spec.renumber:
             check_vertex_memory(n, spec.layout_class.build_bytes_per_vertex, source.backend)
         if vertices is not None:
-            check_vertices(n, spec.renumber, vertices, self.xp)
+            check_vertices(n, spec.renumber, vertices, self.xp, distinct)
         self.rows = total
         self.index_dtype = self.ids.index_dtype
         self.vertex_dtype = np.dtype(np.int64 if self.wide or n > INT32_MAX else np.int32)

@@ -167,13 +167,15 @@ def check_vertex_memory(num_vertices: int, bytes_per_vertex: int, backend: str) 
             "that occur")
 
 
-def check_vertices(num_vertices, renumber, series, xp):
+def check_vertices(num_vertices, renumber, series, xp, distinct=None):
     """cuGraph's rules for ``vertices=``: no duplicates, every edge endpoint among them, and
-    with ``renumber=False`` exactly ``0 .. V-1`` in order."""
+    with ``renumber=False`` exactly ``0 .. V-1`` in order.  ``distinct``: the number of
+    distinct ids in ``series`` when already known (else counted with a hash table)."""
     given = len(series)
     if not renumber and given == num_vertices and _is_range(_column_values(series, xp), xp):
         return  # 0 .. V-1 in order: distinct, so no need to count distinct ids (a hash table)
-    distinct = int(series.nunique())
+    if distinct is None:
+        distinct = int(series.nunique())
     if distinct != given:
         raise ValueError(f"vertices holds {given - distinct} duplicate id(s); "
                          "ids must be distinct")

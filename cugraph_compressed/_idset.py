@@ -41,6 +41,7 @@ class IdSet:
         self._low = self._high = None  # renumber=False: the id range met
         self._ids = None  # renumbered: distinct ids so far (array, or Series)
         self.num_vertices = None
+        self.last_distinct = None  # distinct numeric ids of the last add
         self.renumber_map = None
         self._index = None
 
@@ -58,14 +59,18 @@ class IdSet:
             self._high = high if self._high is None else max(self._high, high)
             return
         if self.numeric:
-            distinct = xp.unique(values.astype(self.dtype, copy=False))
+            distinct = _sorted_unique(values.astype(self.dtype, copy=True), xp)
+            self.last_distinct = int(distinct.size)
             if self._ids is not None:
-                distinct = xp.unique(xp.concatenate([self._ids, distinct]))
+                merged = xp.concatenate([self._ids, distinct])
+                self._ids = distinct = None
+                distinct = _sorted_unique(merged, xp)
             self._ids = distinct
         else:
             parts = [values] if self._ids is None else [self._ids, values]
             self._ids = self.lib.concat(parts, ignore_index=True).drop_duplicates(
                 ignore_index=True)
+            self.last_distinct = None
 
     def finish(self) -> int:
         """Fix the vertex count (and the renumber map); returns the count."""
@@ -101,3 +106,19 @@ class IdSet:
                 self.index_dtype, copy=False)
         found = self._index.get_indexer(values)
         return xp.asarray(found).astype(self.index_dtype, copy=False)
+
+
+def _sorted_unique(values, xp):
+    """The distinct values of ``values``, sorted; ``values`` (a fresh array) is sorted in place
+    and returned itself when it holds no repeat, so the peak is one bool per value beyond it."""
+    values.sort()
+    if values.size < 2:
+        return values
+    repeat = values[1:] == values[:-1]
+    if not bool(repeat.any()):
+        return values
+    keep = xp.empty(values.size, dtype=bool)
+    keep[0] = True
+    xp.logical_not(repeat, out=keep[1:])
+    del repeat
+    return values[keep]
