@@ -13,6 +13,9 @@ Parts, each importing only those before it in this list:
   device view; ``formats/bits.py`` the bit streams and codes they share.
 * ``kernels/traversal.py`` + ``traverse.cuh``: the passes over lists every algorithm kernel is
   written on (and their tuning, ``TraversalConfig``).
+* ``_build.py``: the streaming build every graph goes through (``_source.py`` the chunks,
+  ``_idset.py`` the ids, ``_edgelist.py`` cuGraph's rules); ``io.py`` and ``generators.py``
+  make edge sources.
 * ``graph.py`` (``CompressedGraph``) and ``graph_view.py``, what the algorithms see of a graph.
 * ``algorithms/``: one ``.py`` + ``.cu`` per algorithm, registered by its front door
   (``algorithms/registry.py``); this namespace exports every registered function.
