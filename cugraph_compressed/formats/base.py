@@ -323,6 +323,7 @@ class RangeEncoder:
         self._ranges = {}           # v0 -> (v1, first edge) of every range of lists sized
         self._written = set()
         self._allocated = False
+        self._final_nbytes = None   # kept by finish(), which frees what _nbytes reads
 
     @property
     def chunk_edges(self):
@@ -382,7 +383,7 @@ class RangeEncoder:
     def nbytes(self) -> int:
         """Exact ``nbytes`` of the layout, known once every range is sized."""
         self._complete("nbytes")
-        return int(self._nbytes())
+        return self._final_nbytes if self._final_nbytes is not None else int(self._nbytes())
 
     def allocate(self) -> None:
         """Allocate the layout's buffers, once, after the last :meth:`size`."""
@@ -422,6 +423,7 @@ class RangeEncoder:
         if not self._allocated or len(self._written) != len(self._ranges):
             raise ValueError(f"finish() needs every range written: {len(self._written)} of "
                              f"{len(self._ranges)} are")
+        self._final_nbytes = int(self._nbytes())
         layout = self.layout_cls(self.xp, self.num_vertices, self.num_edges, *self._arrays())
         self._ranges, self._written = {}, set()
         return layout

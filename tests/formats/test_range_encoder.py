@@ -101,7 +101,8 @@ def test_ranges_in_any_write_order_build_what_encode_builds(fmt, params, data, n
                 assert local.dtype == np.int64
                 order[ranges[i][2]:ranges[i][3]] = local + ranges[i][2]
         assert np.array_equal(order, whole.property_order)
-    assert nbytes == cls.estimate_nbytes(src, dst, n, np, **params) == whole.nbytes
+    assert nbytes == encoder.nbytes == cls.estimate_nbytes(src, dst, n, np, **params)
+    assert nbytes == whole.nbytes == built.nbytes
     built.validate()
 
 
