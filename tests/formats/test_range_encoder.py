@@ -68,7 +68,7 @@ def check_same_layout(built, whole):
 
 
 @pytest.mark.parametrize("fmt, params", CASES, ids=[f"{f}-{p}" for f, p in CASES])
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(data=st.data(), n=st.integers(0, 40), seed=st.integers(0, 2**32 - 1),
        density=st.sampled_from([0, 1, 3, 8]), dtype=st.sampled_from([np.int32, np.int64]))
 def test_ranges_in_any_write_order_build_what_encode_builds(fmt, params, data, n, seed, density,
