@@ -5,9 +5,12 @@ the graph is stored transposed).  Lists are given to the encoder sorted and free
 
 Contract of every layout:
 
-* ``encode(src, dst, num_vertices, xp, **params)`` takes edges sorted by (src, dst) without
-  parallel edges and encodes them with NumPy (``xp is numpy``: the host reference encoder) or on
-  the GPU (``xp is cupy``: the GPU encoder).  Both produce bit-identical buffers.
+* ``encoder(num_vertices, xp, **params)`` returns the layout's :class:`RangeEncoder`, which
+  builds the layout from vertex ranges of edges in two sweeps (sizes, then bits), and
+  ``encode(src, dst, num_vertices, xp, **params)`` (written once, here, on top of it) takes
+  edges sorted by (src, dst) without parallel edges and encodes them with NumPy (``xp is
+  numpy``: the host reference encoder) or on the GPU (``xp is cupy``: the GPU encoder).  Both
+  produce bit-identical buffers, whatever ranges the edges come in.
 * Edge properties (weights, edge ids, edge types) are stored by the graph *aligned with the
   layout's decode order*: the ``k``-th neighbour of ``v`` as decoded owns property slot
   ``first_edge(v) + k`` with ``first_edge(v)`` the number of edges of the vertices before
@@ -16,7 +19,7 @@ Contract of every layout:
 * ``decode_lists`` (whole lists) and ``decode_range`` (a range of one list, started mid-list
   the layout's way) are the host decoders; they accept a layout held in either array module.
 * ``nbytes_by_component`` sums the real buffers; ``estimate_nbytes`` predicts ``nbytes``
-  without encoding.
+  without encoding (the encoder's first sweep alone).
 """
 from __future__ import annotations
 
@@ -64,14 +67,28 @@ class Layout:
         raise NotImplementedError
 
     @classmethod
-    def encode(cls, src, dst, num_vertices: int, xp, **params) -> "Layout":
-        """Encode edges already sorted by (src, dst) and free of parallel edges."""
+    def encoder(cls, num_vertices: int, xp, **params) -> "RangeEncoder":
+        """The layout's :class:`RangeEncoder` for ``num_vertices`` lists (parameters checked)."""
         raise NotImplementedError
 
     @classmethod
+    def encode(cls, src, dst, num_vertices: int, xp, **params) -> "Layout":
+        """Encode edges already sorted by (src, dst) and free of parallel edges.
+
+        The edges are cut into runs of whole lists (:func:`list_chunks`, at the encoder's
+        ``chunk_edges`` and ``align``), sized, then written, by the layout's
+        :meth:`encoder`; ``property_order`` is set when the decode order is not the sorted
+        order.  Raises ValueError, naming the list and value, on input that is not sorted,
+        has parallel edges or ids out of range (as far as the layout checks its input).
+        """
+        return encode_ranges(cls.encoder(num_vertices, xp, **params), src, dst)
+
+    @classmethod
     def estimate_nbytes(cls, src, dst, num_vertices: int, xp, **params) -> int:
-        """``nbytes`` of the encoding of these (sorted, deduplicated) edges, without encoding."""
-        raise NotImplementedError
+        """``nbytes`` of the encoding of these (sorted, deduplicated) edges: the encoder's
+        sizing sweep alone, no buffer of the layout is allocated."""
+        return encode_ranges(cls.encoder(num_vertices, xp, **params), src, dst,
+                             size_only=True)
 
     # -- size ---------------------------------------------------------------------------------
     def nbytes_by_component(self) -> dict:
@@ -206,46 +223,265 @@ def first_entries(owner, begin: int, end: int, xp):
     return xp.searchsorted(owner, needles, side="left").astype(np.int64, copy=False)
 
 
-def list_chunks(owner, num_lists: int, xp, max_edges: int, align: int = 1):
+def list_chunks(owner, num_lists: int, xp, max_edges: int, align: int = 1, first: int = 0):
     """Runs of whole lists an encoder works on one at a time, so that its temporaries are
     bounded by the run, not by the graph.
 
     Parameters
     ----------
     owner : array
-        Sorted list ids (from :func:`searchable`), one per entry.
+        Sorted list ids (from :func:`searchable`), one per entry, in ``[first, num_lists)``.
     num_lists : int
-        Lists ``0 .. num_lists - 1``.
+        Lists ``first .. num_lists - 1``.
     xp : module
         The array module of ``owner``.
     max_edges : int
         Entries a run aims at: runs are cut about every ``max_edges`` entries (a longer list
         is a run of its own, with the lists up to the next cut).
     align : int
-        Every run but the last starts and ends at a multiple of ``align``.
+        Every run but the last starts and ends at a multiple of ``align`` (``first`` must be
+        one).
+    first : int
+        The first list (0: all lists).
 
     Returns
     -------
     list of (v0, v1, e0, e1)
-        Lists ``v0 .. v1 - 1`` and their entries ``e0 .. e1 - 1``, covering all lists in order
-        with runs of about 1/64 of the lists (at least ``MIN_CHUNK_LISTS``, or on the GPU
-        ``MIN_DEVICE_CHUNK_LISTS``, and at most ``MAX_CHUNK_LISTS``); one empty run when there
-        are no lists.
+        Lists ``v0 .. v1 - 1`` and their entries ``e0 .. e1 - 1`` (indices into ``owner``),
+        covering lists ``first .. num_lists - 1`` in order with runs of about 1/64 of them (at
+        least ``MIN_CHUNK_LISTS``, or on the GPU ``MIN_DEVICE_CHUNK_LISTS``, and at most
+        ``MAX_CHUNK_LISTS``); one empty run when there are no lists.
     """
     least = MIN_CHUNK_LISTS if xp is np else MIN_DEVICE_CHUNK_LISTS
-    per = min(max(num_lists // 64, least), MAX_CHUNK_LISTS)
+    per = min(max((num_lists - first) // 64, least), MAX_CHUNK_LISTS)
     per = -(-per // align) * align
-    cuts = [np.arange(0, num_lists, per, dtype=np.int64), np.asarray([num_lists])]
+    cuts = [np.arange(first, num_lists, per, dtype=np.int64), np.asarray([num_lists])]
     m = int(owner.size)
     if m > max_edges:
         at = to_host(owner[max_edges::max_edges]).astype(np.int64)
-        cuts.append(at // align * align)
+        cuts.append(np.clip(at // align * align, first, num_lists))
     bounds = np.unique(np.concatenate(cuts))
     if bounds.size < 2:
-        bounds = np.asarray([0, 0])
+        bounds = np.asarray([first, first])
     edges = to_host(xp.searchsorted(owner, xp.asarray(bounds, dtype=owner.dtype)))
     bounds, edges = bounds.tolist(), [int(e) for e in edges]
     return [(bounds[i], bounds[i + 1], edges[i], edges[i + 1]) for i in range(len(bounds) - 1)]
+
+
+def covering_runs(owner, num_lists: int, xp, max_edges: int, align: int = 1, first: int = 0):
+    """:func:`list_chunks`, with every entry of ``owner`` in exactly one run even when the
+    input is not sorted or holds ids outside the lists: the first run starts at entry 0, the
+    last ends at the last entry and the runs' entries never go back, so the encoder's checks
+    see every entry (and name the bad one)."""
+    m = int(owner.size)
+    runs = list_chunks(searchable(owner, num_lists), num_lists, xp, max_edges, align, first)
+    out, e0 = [], 0
+    for i, (v0, v1, _, e1) in enumerate(runs):
+        e1 = m if i == len(runs) - 1 else min(max(e1, e0), m)
+        out.append((v0, v1, e0, e1))
+        e0 = e1
+    return out
+
+
+class RangeEncoder:
+    """Builds one layout from vertex ranges of edges: :meth:`size` every range in vertex
+    order, :meth:`allocate`, then :meth:`write` every range (any order), then :meth:`finish`.
+
+    A range ``[v0, v1)`` holds the lists of vertices ``v0 .. v1 - 1``: ``src`` (their ids,
+    non-decreasing, any integer dtype) and ``dst`` (strictly increasing within a list).  The
+    ranges sized cover ``[0, num_vertices)`` in order (empty ranges and lists are legal); every
+    boundary but ``num_vertices`` is a multiple of :attr:`align`.  Across ranges the encoder
+    keeps O(``num_vertices``) numbers and the final buffers; a range's temporaries are bounded
+    by the range (runs of at most about :attr:`chunk_edges` edges, whole lists, inside it).
+
+    Layouts subclass it: ``_check`` (the input checks, on runs of entries), ``_size`` and
+    ``_write`` (one range), ``_nbytes``, ``_allocate`` and ``_arrays``.
+
+    Parameters
+    ----------
+    layout_cls : type
+        The :class:`Layout` built.
+    num_vertices : int
+        Lists ``0 .. num_vertices - 1``.
+    xp : module
+        NumPy (host reference) or CuPy (GPU encoder): both write the same bits.
+    params : dict
+        The layout's parameters, as its ``check_params`` completes them.
+    """
+
+    #: Every range boundary but ``num_vertices`` is a multiple of it.
+    align: int = 1
+
+    def __init__(self, layout_cls, num_vertices: int, xp, params: dict):
+        self.layout_cls = layout_cls
+        self.num_vertices = int(num_vertices)
+        self.xp = xp
+        self.params = params
+        #: Edges sized so far: after the last :meth:`size`, the layout's.
+        self.num_edges = 0
+        self._sized = 0             # the next range starts at this vertex
+        self._ranges = {}           # v0 -> (v1, first edge) of every range of lists sized
+        self._written = set()
+        self._allocated = False
+        self._final_nbytes = None   # kept by finish(), which frees what _nbytes reads
+
+    @property
+    def chunk_edges(self):
+        """Edges per run inside a range (whole lists), or None when runs need no edge bound."""
+        return None
+
+    # -- the protocol -----------------------------------------------------------------------
+    def size(self, v0: int, v1: int, src, dst) -> int:
+        """Check the edges of lists ``v0 .. v1 - 1`` and record their sizes.
+
+        Raises ValueError, naming the list and value (entries numbered from the first edge
+        of the graph), on input the layout refuses, and when the range does not continue the
+        ranges before it or holds an edge of a list outside it.
+
+        Returns
+        -------
+        int
+            The number of edges of the range.
+        """
+        xp, v0, v1 = self.xp, int(v0), int(v1)
+        if self._allocated:
+            raise ValueError("size() after allocate(): every range is sized first")
+        if v0 != self._sized or not v0 <= v1 <= self.num_vertices:
+            raise ValueError(f"range [{v0}, {v1}) does not continue the ranges sized so far: "
+                             f"the next starts at vertex {self._sized} and none ends past "
+                             f"num_vertices={self.num_vertices}")
+        if v1 != self.num_vertices and v1 % self.align:
+            raise ValueError(f"range [{v0}, {v1}) ends at a vertex that is not a multiple of "
+                             f"{self.align} (this layout's alignment)")
+        src, dst = xp.asarray(src), xp.asarray(dst)
+        e0 = self.num_edges
+        if src.ndim != 1 or src.shape != dst.shape:
+            self._check(src, dst, e0)  # the layout's own message
+            raise ValueError(f"source and destination ids must be 1-D arrays of one length, got "
+                             f"shapes {tuple(src.shape)} and {tuple(dst.shape)}")
+        m = int(src.size)
+        step = self.chunk_edges or m
+        for i in range(0, max(m, 1), max(step, 1)):  # one entry of overlap: steps are checked
+            self._check(src[i:i + step + 1], dst[i:i + step + 1], e0 + i)
+        if m and (int(src[0]) < v0 or int(src[-1]) >= v1):
+            bad = int(src[0]) if int(src[0]) < v0 else int(src[-1])
+            raise ValueError(f"list of vertex {bad} is outside the range [{v0}, {v1}) of lists "
+                             "given with it (edges must be sorted by source vertex)")
+        if v1 > v0:
+            self._ranges[v0] = (v1, e0)
+            self._size(v0, v1, src, dst, e0)
+        self._sized = v1
+        self.num_edges += m
+        return m
+
+    def _complete(self, what):
+        if self._sized != self.num_vertices:
+            raise ValueError(f"{what} needs every range sized: lists {self._sized} .. "
+                             f"{self.num_vertices - 1} are not")
+
+    @property
+    def nbytes(self) -> int:
+        """Exact ``nbytes`` of the layout, known once every range is sized."""
+        self._complete("nbytes")
+        return self._final_nbytes if self._final_nbytes is not None else int(self._nbytes())
+
+    def allocate(self) -> None:
+        """Allocate the layout's buffers, once, after the last :meth:`size`."""
+        self._complete("allocate()")
+        if self._allocated:
+            raise ValueError("allocate() was called already")
+        self._allocated = True
+        self._allocate()
+
+    def write(self, v0: int, v1: int, src, dst):
+        """Write the bits of a range sized before (the same lists and edges), in any order.
+
+        Returns
+        -------
+        None or int64 array
+            None when the range decodes in sorted order, else its range-local permutation
+            ``order``: decode slot ``first_edge(v0) + i`` holds the properties of the range's
+            sorted edge ``order[i]``.
+        """
+        xp, v0, v1 = self.xp, int(v0), int(v1)
+        if not self._allocated:
+            raise ValueError("write() before allocate()")
+        src, dst = xp.asarray(src), xp.asarray(dst)
+        if v1 == v0 and not int(src.size):
+            return None
+        v1_sized, e0 = self._ranges.get(v0, (None, None))
+        e1 = self._ranges.get(v1, (None, self.num_edges))[1]
+        if v1_sized != v1 or int(src.size) != e1 - e0 or int(dst.size) != e1 - e0:
+            raise ValueError(f"range [{v0}, {v1}) with {int(src.size)} edges is not a range "
+                             "sized before")
+        self._written.add(v0)
+        return self._write(v0, v1, src, dst, e0)
+
+    def finish(self) -> Layout:
+        """The layout (``property_order`` None), once every range is written; frees the
+        encoder's build state."""
+        if not self._allocated or len(self._written) != len(self._ranges):
+            raise ValueError(f"finish() needs every range written: {len(self._written)} of "
+                             f"{len(self._ranges)} are")
+        self._final_nbytes = int(self._nbytes())
+        layout = self.layout_cls(self.xp, self.num_vertices, self.num_edges, *self._arrays())
+        self._ranges, self._written = {}, set()
+        return layout
+
+    # -- what a layout implements -----------------------------------------------------------
+    def _check(self, src, dst, first_entry: int) -> None:
+        """Raise ValueError on bad entries (``first_entry`` is the first one's number)."""
+
+    def _size(self, v0, v1, src, dst, first_edge) -> None:
+        raise NotImplementedError
+
+    def _nbytes(self) -> int:
+        raise NotImplementedError
+
+    def _allocate(self) -> None:
+        raise NotImplementedError
+
+    def _write(self, v0, v1, src, dst, first_edge):
+        raise NotImplementedError
+
+    def _arrays(self) -> tuple:
+        """The layout constructor's arguments after the counts: ``(arrays, params, ...)``."""
+        raise NotImplementedError
+
+    def runs(self, v0: int, v1: int, src):
+        """Runs of whole lists ``v0 .. v1 - 1`` inside a range, each at most about
+        :attr:`chunk_edges` edges: ``(w0, w1, e0, e1)``, entries counted from the range's
+        first (its ``src``)."""
+        chunk = self.chunk_edges
+        return list_chunks(searchable(src, v1), v1, self.xp,
+                           int(src.size) + 1 if chunk is None else chunk, self.align, v0)
+
+
+def encode_ranges(encoder: RangeEncoder, src, dst, size_only: bool = False):
+    """Drive ``encoder`` over sorted edges cut into runs of whole lists
+    (:func:`covering_runs`, at its ``chunk_edges`` and ``align``): size them all, then (unless
+    ``size_only``, which returns ``encoder.nbytes``) allocate, write them and return the layout
+    with ``property_order`` assembled from the runs' orders (None when all are None)."""
+    xp, n = encoder.xp, encoder.num_vertices
+    src, dst = xp.asarray(src), xp.asarray(dst)
+    if src.ndim != 1 or src.shape != dst.shape:
+        encoder.size(0, n, src, dst)  # raises, with the layout's message
+    chunk = encoder.chunk_edges
+    runs = covering_runs(src, n, xp, int(src.size) + 1 if chunk is None else chunk,
+                         encoder.align)
+    for v0, v1, e0, e1 in runs:
+        encoder.size(v0, v1, src[e0:e1], dst[e0:e1])
+    if size_only:
+        return encoder.nbytes
+    encoder.allocate()
+    orders = [encoder.write(v0, v1, src[e0:e1], dst[e0:e1]) for v0, v1, e0, e1 in runs]
+    layout = encoder.finish()
+    if any(order is not None for order in orders):
+        layout.property_order = xp.arange(encoder.num_edges, dtype=np.int64)
+        for (_, _, e0, e1), order in zip(runs, orders):
+            if order is not None:
+                layout.property_order[e0:e1] = order + e0
+    return layout
 
 
 def plain_csr_nbytes(num_vertices: int, num_edges: int) -> int:

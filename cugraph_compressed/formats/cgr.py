@@ -120,9 +120,10 @@ import numpy as np
 from .._backend import to_host
 from .base import (
     Layout,
+    RangeEncoder,
+    encode_ranges,
     first_entries,
     invariant_error,
-    list_chunks,
     ragged_positions,
     searchable,
 )
@@ -195,6 +196,11 @@ class SplitOffsets:
             bounds = xp.arange(lowest, highest + 1, dtype=np.int64) << 32
             self.high.append(i0 + xp.searchsorted(full, bounds, side="left").astype(np.int64))
 
+    def at(self, i: int) -> int:
+        """Offset ``i``, once the runs up to it are added."""
+        wraps = sum(int((high <= i).sum()) for high in self.high)
+        return int(self.low[i]) + (wraps << 32)
+
     def result(self):
         """``(low, high)``."""
         xp = self.xp
@@ -222,6 +228,9 @@ class _FullOffsets:
     def add(self, i0: int, full):
         self.full[i0:i0 + full.size] = full
 
+    def at(self, i: int) -> int:
+        return int(self.full[i])
+
     def result(self):
         return self.full
 
@@ -242,10 +251,10 @@ class CGRLists:
 
     # -- encoding -------------------------------------------------------------------------
     @staticmethod
-    def check_lists(owner, values, refs, xp, bound=MAX_ID + 1, what="list"):
+    def check_lists(owner, values, refs, xp, bound=MAX_ID + 1, what="list", first_edge=0):
         """ValueError naming the list and value when the input is not sorted lists of
         distinct values in ``[0, bound)`` owned by lists ``0 .. len(refs) - 1`` (``refs`` as
-        :meth:`encode` takes it)."""
+        :meth:`encode` takes it); edges are numbered from ``first_edge``."""
         num_lists = _count(refs)
         if owner.shape != values.shape or owner.ndim != 1:
             raise ValueError(f"owners and values must be 1-D of one length, got shapes "
@@ -261,7 +270,8 @@ class CGRLists:
         bad = (owner < 0) | (owner >= num_lists)
         if bool(bad.any()):
             i = _first_index(bad, xp)
-            raise ValueError(f"edge {i}: {what} {int(owner[i])} is outside [0, {num_lists})")
+            raise ValueError(f"edge {i + first_edge}: {what} {int(owner[i])} is outside "
+                             f"[0, {num_lists})")
         bad = (values < 0) | (values >= bound)
         if bool(bad.any()):
             i = _first_index(bad, xp)
@@ -271,7 +281,7 @@ class CGRLists:
         if bool((step < 0).any()):
             i = _first_index(step < 0, xp)
             raise ValueError(f"edges are not sorted by {what}: {what} {int(owner[i + 1])} comes "
-                             f"after {what} {int(owner[i])} (edge {i + 1})")
+                             f"after {what} {int(owner[i])} (edge {i + 1 + first_edge})")
         same = step == 0
         dup = same & (values[1:] == values[:-1])
         if bool(dup.any()):
@@ -377,35 +387,20 @@ class CGRLists:
             "seg_first": seg_first, "res_within": res_within, "in_itv": in_itv,
         }
 
-    @staticmethod
-    def chunks(owner, num_lists, xp):
-        """Runs of whole lists, ``(v0, v1, e0, e1)`` list and edge ranges, of about
-        ``CHUNK_EDGES`` edges (a longer list is a run of its own) and at most about 1/64 of the
-        lists (:func:`~cugraph_compressed.formats.base.list_chunks`).  The encoder works run by
-        run, so its temporary memory is bounded by the run, not the graph."""
-        return list_chunks(owner, num_lists, xp, CHUNK_EDGES)
-
-    def _plan_chunk(self, owner, values, refs, chunk, xp):
-        """Plan the non-empty lists of a run (an empty list has no bits, so no work is spent on
-        it): ``(plan, lists, dense, heads)``, the plan indexed by rank among those lists,
-        ``lists`` their run-local indices, ``dense`` each edge's list rank and ``heads`` the
-        run-local first edge of each."""
-        v0, v1, e0, e1 = chunk
-        local = owner[e0:e1] - v0
+    def plan_run(self, owner, values, refs, w0, w1, xp):
+        """Plan lists ``w0 .. w1 - 1`` of a run (``owner``, int64, and ``values`` its edges);
+        an empty list has no bits, so no work is spent on it: ``(plan, lists, dense, heads)``,
+        the plan indexed by rank among the non-empty lists, ``lists`` their run-local indices,
+        ``dense`` each edge's list rank and ``heads`` the run-local first edge of each.
+        ``refs`` as :meth:`encode` takes it."""
+        local = owner - w0
         head = xp.ones(local.size, dtype=bool)
         head[1:] = local[1:] != local[:-1]
         lists = local[head]
         dense = xp.cumsum(head) - 1
-        refs = lists + v0 if isinstance(refs, Integral) else refs[v0:v1][lists]
-        plan = self.plan(dense, values[e0:e1], refs, xp)
+        refs = lists + w0 if isinstance(refs, Integral) else refs[w0:w1][lists]
+        plan = self.plan(dense, values, refs, xp)
         return plan, lists, dense, xp.flatnonzero(head)
-
-    def total_bits(self, owner, values, refs, xp):
-        """Bits of the encoding (the stream without padding), chunk by chunk, packing nothing.
-        Takes what :meth:`encode` takes."""
-        owner = searchable(owner.astype(np.int64, copy=False), _count(refs))
-        chunks = self.chunks(owner, _count(refs), xp)
-        return sum(self._plan_chunk(owner, values, refs, c, xp)[0]["total_bits"] for c in chunks)
 
     def encode(self, owner, values, refs, xp, checked=False, split=False):
         """Encode the lists: ``(stream, first_bit int64 (lists + 1), property_order)``.
@@ -417,46 +412,17 @@ class CGRLists:
         sorted order, else slot ``i`` (first_edge of its list + decode rank) holds the index
         of sorted value ``property_order[i]``.  ``xp`` is NumPy (host reference,
         ``bits.pack_fields``) or CuPy (GPU encoder, ``bits.pack_fields_device``); both write
-        the same bits.  Two passes over the chunks (sizes, then bits) unless there is a single
-        chunk.
+        the same bits.  The layout's range encoder (:class:`CGREncoder`) does the work.
         """
-        if not checked:
-            self.check_lists(owner, values, refs, xp)
-        L = _count(refs)
-        owner = searchable(owner.astype(np.int64, copy=False), L)
-        chunks = self.chunks(owner, L, xp)
-        plans, chunk_bits = {}, []
-        for c in chunks:
-            planned = self._plan_chunk(owner, values, refs, c, xp)
-            chunk_bits.append(planned[0]["total_bits"])
-            if len(chunks) == 1:
-                plans[c] = planned
-            del planned
-        total_bits = sum(chunk_bits)
-        stream = xp.zeros(stream_words(total_bits), dtype=np.uint32)
-        bit_offsets = (SplitOffsets if split else _FullOffsets)(L + 1, xp)
-        order = None
-        chunk_first_bit = 0
-        for c, bits in zip(chunks, chunk_bits):
-            v0, v1, e0, e1 = c
-            p, lists, dense, heads = (plans.pop(c, None)
-                                      or self._plan_chunk(owner, values, refs, c, xp))
-            list_bits = xp.zeros(v1 - v0, dtype=np.int64)
-            list_bits[lists] = p["list_bits"]
-            first_bit = _exclusive_cumsum(list_bits, xp) + chunk_first_bit
-            del list_bits
-            chunk_first_bit += bits
-            bit_offsets.add(v0, first_bit)
-            pack_into(stream, *self._fields(p, first_bit[lists], xp))
-            local = self._order(dense, p, heads, xp)
-            if local is not None:
-                if order is None:
-                    order = xp.arange(int(owner.size), dtype=np.int64)
-                order[e0:e1] = local + e0
-            del p, lists, dense, heads, local, first_bit
-        return stream, bit_offsets.result(), order
+        encoder = CGREncoder(CGRLayout, _count(refs), xp, {}, refs=refs, codec=self,
+                             checked=checked, split=split)
+        coded = encode_ranges(encoder, owner, values)
+        arrays = coded.arrays
+        bits = (arrays["bit_offsets"], arrays["bit_offsets_high"]) if split \
+            else arrays["bit_offsets"]
+        return arrays["stream"], bits, coded.property_order
 
-    def _fields(self, p, base, xp):
+    def fields(self, p, base, xp):
         """The fields (uint32 values, int64 bit positions) of a planned chunk whose lists
         start at bits ``base``."""
         k = self.k
@@ -484,7 +450,7 @@ class CGRLists:
         return xp.concatenate([v for v, _ in parts]), xp.concatenate([q for _, q in parts])
 
     @staticmethod
-    def _order(owner, plan, first_edge, xp):
+    def slot_order(owner, plan, first_edge, xp):
         """Decode slot of every sorted value of a planned chunk, inverted: the chunk's
         ``property_order`` (chunk-local indices), None when it is the identity."""
         in_itv = plan["in_itv"]
@@ -801,41 +767,11 @@ class CGRLayout(Layout):
     def codec(cls, **params):
         return CGRLists(**cls.check_params(**params))
 
-    @staticmethod
-    def _inputs(src, dst, num_vertices, xp):
-        """Checked int64 ``(src, dst, num_vertices)``; each vertex is its list's reference."""
-        num_vertices = int(num_vertices)
-        if not 0 <= num_vertices <= MAX_ID + 1:
-            raise ValueError(f"num_vertices={num_vertices} is outside [0, 2**32]")
-        src = xp.asarray(src).astype(np.int64, copy=False)
-        dst = xp.asarray(dst).astype(np.int64, copy=False)
-        CGRLists.check_lists(src, dst, num_vertices, xp, bound=num_vertices, what="vertex")
-        return src, dst, num_vertices
-
     @classmethod
-    def encode(cls, src, dst, num_vertices, xp, **params):
-        params = cls.check_params(**params)
-        src, dst, n = cls._inputs(src, dst, num_vertices, xp)
-        stream, (bit_low, bit_high), order = CGRLists(**params).encode(src, dst, n, xp,
-                                                                       checked=True, split=True)
-        edge_offsets = SplitOffsets(n + 1, xp)
-        for v0, v1, _, _ in list_chunks(src, n, xp, int(src.size) + 1):
-            edge_offsets.add(v0, first_entries(src, v0, v1 + 1, xp))
-        edge_low, edge_high = edge_offsets.result()
-        arrays = {"edge_offsets": edge_low, "edge_offsets_high": edge_high,
-                  "bit_offsets": bit_low, "bit_offsets_high": bit_high, "stream": stream}
-        layout = cls(xp, n, int(src.size), arrays, params)
-        layout.property_order = order
-        return layout
-
-    @classmethod
-    def estimate_nbytes(cls, src, dst, num_vertices, xp, **params) -> int:
-        """Exact ``nbytes`` of the encoding: the interval analysis and code lengths, no packing."""
-        params = cls.check_params(**params)
-        src, dst, n = cls._inputs(src, dst, num_vertices, xp)
-        total_bits = CGRLists(**params).total_bits(src, dst, n, xp)
-        m = int(src.size)
-        return 8 * (n + 1) + 8 * (m >> 32) + 8 * (total_bits >> 32) + 4 * stream_words(total_bits)
+    def encoder(cls, num_vertices, xp, **params):
+        """The range encoder (:class:`CGREncoder`); ``estimate_nbytes`` is exact: the interval
+        analysis and code lengths, no packing."""
+        return CGREncoder(cls, num_vertices, xp, cls.check_params(**params))
 
     # -- host views ---------------------------------------------------------------------------
     def _host(self):
@@ -979,3 +915,123 @@ class CGRLayout(Layout):
             raise invariant_error("cgr", "9", f"the list of vertex {v} is not in canonical form "
                                   f"(intervals not maximal or a run of >= {codec.min_len} "
                                   "consecutive residuals)")
+
+
+# ------------------------------------------------------------------------------- encoder
+
+class CGREncoder(RangeEncoder):
+    """The range encoder of :class:`CGRLayout` (and of :meth:`CGRLists.encode`).
+
+    Sizing a range plans its lists (intervals, residuals, code lengths) run by run and adds
+    their edge and bit offsets to the two :class:`SplitOffsets`, which are built in vertex
+    order; writing a range plans it again, starts at its first list's stored bit offset and
+    ORs its codes into the stream (words shared with the neighbouring ranges included), in any
+    order, and returns the range's ``property_order`` when its decode order is not sorted.
+    Across ranges it keeps the two offset arrays (4 bytes per vertex each), the bit count and,
+    while a single run holds edges, that run's plan (so a graph of one run is planned once).
+
+    Codec use: ``refs`` (an int, each list its own reference, or one reference per list),
+    ``codec`` (a :class:`CGRLists`), ``checked`` (skip the input checks) and ``split``
+    (``False``: bit offsets as one int64 array).  Layout use: ``num_vertices`` references
+    themselves and neighbours are checked below it.
+    """
+
+    def __init__(self, layout_cls, num_vertices, xp, params, refs=None, codec=None,
+                 checked=False, split=True):
+        if refs is None:
+            num_vertices = int(num_vertices)
+            if not 0 <= num_vertices <= MAX_ID + 1:
+                raise ValueError(f"num_vertices={num_vertices} is outside [0, 2**32]")
+            refs, self.bound, self.what = num_vertices, num_vertices, "vertex"
+        else:
+            if not checked:
+                empty = xp.zeros(0, dtype=np.int64)
+                CGRLists.check_lists(empty, empty, refs, xp)
+            self.bound, self.what = MAX_ID + 1, "list"
+        super().__init__(layout_cls, _count(refs), xp, params)
+        self.refs, self.checked = refs, checked
+        self.codec = codec if codec is not None else CGRLists(**params)
+        self.edge_offsets = SplitOffsets(self.num_vertices + 1, xp)
+        self.bit_offsets = (SplitOffsets if split else _FullOffsets)(self.num_vertices + 1, xp)
+        self.total_bits = 0
+        self.stream = None
+        self.planned = None     # (run, plan) of the only run with edges so far
+        self.runs_with_edges = 0
+
+    @property
+    def chunk_edges(self):
+        return CHUNK_EDGES
+
+    def _check(self, src, dst, first_entry):
+        if not self.checked:
+            CGRLists.check_lists(src.astype(np.int64, copy=False), dst.astype(np.int64, copy=False),
+                                 self.num_vertices, self.xp, self.bound, self.what, first_entry)
+
+    def _plan(self, src, dst, run):
+        w0, w1, e0, e1 = run
+        return self.codec.plan_run(src[e0:e1].astype(np.int64, copy=False), dst[e0:e1],
+                                   self.refs, w0, w1, self.xp)
+
+    def _list_bits(self, planned, w0, w1):
+        plan, lists, _, _ = planned
+        list_bits = self.xp.zeros(w1 - w0, dtype=np.int64)
+        list_bits[lists] = plan["list_bits"]
+        return list_bits
+
+    def _size(self, v0, v1, src, dst, first_edge):
+        xp = self.xp
+        src = searchable(src, v1)
+        for w0, w1, e0, e1 in self.runs(v0, v1, src):
+            if e1 == e0:  # no edges, no bits
+                self.edge_offsets.add(w0, xp.full(w1 - w0 + 1, first_edge + e0, dtype=np.int64))
+                self.bit_offsets.add(w0, xp.full(w1 - w0 + 1, self.total_bits, dtype=np.int64))
+                continue
+            planned = self._plan(src, dst, (w0, w1, e0, e1))
+            self.runs_with_edges += 1
+            self.planned = ((first_edge + e0, w0, w1), planned) if self.runs_with_edges == 1 \
+                else None
+            first_bit = _exclusive_cumsum(self._list_bits(planned, w0, w1), xp) + self.total_bits
+            del planned
+            self.bit_offsets.add(w0, first_bit)
+            self.edge_offsets.add(w0, first_entries(src[e0:e1], w0, w1 + 1, xp) + first_edge + e0)
+            self.total_bits = int(first_bit[-1])
+
+    def _nbytes(self):
+        n, m, bits = self.num_vertices, self.num_edges, self.total_bits
+        return 8 * (n + 1) + 8 * (m >> 32) + 8 * (bits >> 32) + 4 * stream_words(bits)
+
+    def _allocate(self):
+        self.stream = self.xp.zeros(stream_words(self.total_bits), dtype=np.uint32)
+
+    def _write(self, v0, v1, src, dst, first_edge):
+        xp = self.xp
+        src = searchable(src, v1)
+        order = None
+        for w0, w1, e0, e1 in self.runs(v0, v1, src):
+            if e1 == e0:
+                continue
+            key = (first_edge + e0, w0, w1)
+            if self.planned is not None and self.planned[0] == key:
+                planned, self.planned = self.planned[1], None
+            else:
+                planned = self._plan(src, dst, (w0, w1, e0, e1))
+            plan, lists, dense, heads = planned
+            first_bit = (_exclusive_cumsum(self._list_bits(planned, w0, w1), xp)
+                         + self.bit_offsets.at(w0))
+            pack_into(self.stream, *self.codec.fields(plan, first_bit[lists], xp))
+            local = CGRLists.slot_order(dense, plan, heads, xp)
+            if local is not None:
+                if order is None:
+                    order = xp.arange(int(src.size), dtype=np.int64)
+                order[e0:e1] = local + e0
+            del planned, plan, lists, dense, heads, local, first_bit
+        return order
+
+    def _arrays(self):
+        edge_low, edge_high = self.edge_offsets.result()
+        bits = self.bit_offsets.result()
+        bit_low, bit_high = bits if isinstance(bits, tuple) else (bits, None)
+        arrays = {"edge_offsets": edge_low, "edge_offsets_high": edge_high,
+                  "bit_offsets": bit_low, "bit_offsets_high": bit_high, "stream": self.stream}
+        self.edge_offsets = self.bit_offsets = self.stream = self.planned = None
+        return arrays, dict(self.params)

@@ -26,9 +26,9 @@ import numpy as np
 
 from .base import (
     Layout,
+    RangeEncoder,
     first_entries,
     invariant_error,
-    list_chunks,
     ragged_positions,
     searchable,
 )
@@ -50,24 +50,8 @@ class CSRLayout(Layout):
         return {"force_64bit": bool(force_64bit)}
 
     @classmethod
-    def encode(cls, src, dst, num_vertices, xp, force_64bit=False):
-        num_edges = int(src.size)
-        offset_dtype = np.int64 if force_64bit or num_edges > INT32_MAX else np.int32
-        index_dtype = np.int64 if force_64bit or num_vertices > INT32_MAX else np.int32
-        offsets = xp.empty(num_vertices + 1, dtype=offset_dtype)
-        src = searchable(src, num_vertices)
-        for v0, v1, _, _ in list_chunks(src, num_vertices, xp, max_edges=num_edges + 1):
-            offsets[v0:v1 + 1] = first_entries(src, v0, v1 + 1, xp)
-        indices = dst.astype(index_dtype, copy=False)
-        return cls(xp, num_vertices, num_edges, {"offsets": offsets, "indices": indices},
-                   {"force_64bit": bool(force_64bit)})
-
-    @classmethod
-    def estimate_nbytes(cls, src, dst, num_vertices, xp, force_64bit=False):
-        num_edges = int(src.size)
-        offset_bytes = 8 if force_64bit or num_edges > INT32_MAX else 4
-        index_bytes = 8 if force_64bit or num_vertices > INT32_MAX else 4
-        return offset_bytes * (num_vertices + 1) + index_bytes * num_edges
+    def encoder(cls, num_vertices, xp, **params):
+        return CSREncoder(cls, num_vertices, xp, cls.check_params(**params))
 
     @property
     def offsets(self):
@@ -126,3 +110,44 @@ class CSRLayout(Layout):
                 raise invariant_error("csr", "4", f"list of vertex {int(owner[at])} is not "
                                       "strictly increasing at position "
                                       f"{at + 1 - int(offsets[int(owner[at])])}")
+
+
+class CSREncoder(RangeEncoder):
+    """:class:`CSRLayout`'s range encoder: the offsets dtype is known once every range is sized
+    (it depends on the edge count), so both arrays are allocated then; a range writes its
+    offsets (``num_vertices + 1`` entries: the range's last one is the next range's first, the
+    same number) and its neighbour ids.  No input checks, as the whole-graph encoder never
+    had: the edge-list parser hands sorted, valid edges."""
+
+    def __init__(self, layout_cls, num_vertices, xp, params):
+        super().__init__(layout_cls, num_vertices, xp, params)
+        wide = params["force_64bit"] or self.num_vertices > INT32_MAX
+        self.index_dtype = np.int64 if wide else np.int32
+
+    def _offset_dtype(self):
+        wide = self.params["force_64bit"] or self.num_edges > INT32_MAX
+        return np.int64 if wide else np.int32
+
+    def _size(self, v0, v1, src, dst, first_edge):
+        pass  # the edge count is all a range adds
+
+    def _nbytes(self):
+        return (np.dtype(self._offset_dtype()).itemsize * (self.num_vertices + 1)
+                + np.dtype(self.index_dtype).itemsize * self.num_edges)
+
+    def _allocate(self):
+        xp = self.xp
+        self.offsets = xp.zeros(self.num_vertices + 1, dtype=self._offset_dtype())
+        self.indices = xp.empty(self.num_edges, dtype=self.index_dtype)
+
+    def _write(self, v0, v1, src, dst, first_edge):
+        src = searchable(src, v1)
+        for w0, w1, e0, e1 in self.runs(v0, v1, src):
+            self.offsets[w0:w1 + 1] = first_entries(src, w0, w1 + 1, self.xp) + first_edge
+        self.indices[first_edge:first_edge + int(dst.size)] = dst
+        return None
+
+    def _arrays(self):
+        arrays = {"offsets": self.offsets, "indices": self.indices}
+        self.offsets = self.indices = None
+        return arrays, dict(self.params)

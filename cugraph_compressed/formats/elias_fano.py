@@ -117,6 +117,8 @@ import numpy as np
 from .. import _backend
 from .base import (
     Layout,
+    RangeEncoder,
+    encode_ranges,
     first_entries,
     invariant_error,
     list_chunks,
@@ -133,7 +135,8 @@ VALUE_LIMIT = 2**32  # values are below this
 CHUNK_EDGES = 1 << 22  # values per encoder run (whole rows of lists): bounds its temporaries
 _ROW_COLUMNS = 4
 
-__all__ = ["EliasFanoLayout", "EliasFanoLists", "ef_bound_bits", "check_params"]
+__all__ = ["EliasFanoLayout", "EliasFanoLists", "EliasFanoEncoder", "ef_bound_bits",
+           "check_params"]
 
 
 def check_params(k=DEFAULT_K, block_size=DEFAULT_BLOCK_SIZE) -> dict:
@@ -176,39 +179,28 @@ def _entry_numbers(owner, values, a, b, xp, k):
     return (first, n, *numbers)
 
 
-def _runs(owner, num_lists, xp, block_size):
-    """Runs of whole rows of entries (``0 .. num_lists``, the sentinel included) the encoder
-    works on one at a time: ``(a, b)`` entry ranges."""
-    return [(a, b) for a, b, _, _ in
-            list_chunks(owner, num_lists + 1, xp, CHUNK_EDGES, align=block_size)]
-
-
-def _plan(owner, values, num_lists, xp, k, block_size):
-    """The first pass: ``blocks`` (final) and the bits of ``records`` and ``data``.
-
-    Works run by run (:func:`_runs`); what a run needs of the runs before it is the bit
-    offsets its first row starts at, so no temporary spans all entries."""
-    B = block_size
-    blocks = xp.zeros((num_lists // B + 1, _ROW_COLUMNS), dtype=np.int64)
-    data_bits = record_bits = 0
-    for a, b in _runs(owner, num_lists, xp, B):
-        first, n, l, m, w_fp, bits = _entry_numbers(owner, values, a, b, xp, k)
-        start = _offsets_from(bits, data_bits, xp)
-        heads = xp.arange(0, b - a, B, dtype=np.int64)     # rows a // B .. , run-local entries
-        lasts = xp.minimum(heads + B - 1, b - a - 1)
-        we = bit_length(first[lasts] - first[heads], xp)
-        wb = bit_length(start[lasts] - start[heads], xp)
-        padded = xp.zeros(heads.size * B, dtype=np.int64)
-        padded[:b - a] = l
-        wl = bit_length(padded.reshape(heads.size, B).max(axis=1), xp)
-        record_at = _offsets_from((lasts - heads + 1) * (we + wb + wl), record_bits, xp)
-        rows = slice(a // B, a // B + heads.size)
-        blocks[rows, 0] = first[heads]
-        blocks[rows, 1] = start[heads]
-        blocks[rows, 2] = record_at[:-1]
-        blocks[rows, 3] = we | (wb << 8) | (wl << 16)
-        data_bits, record_bits = int(start[-1]), int(record_at[-1])
-    return blocks, data_bits, record_bits
+def _size_run(blocks, owner, values, a, b, value_base, data_bits, record_bits, xp, k, B):
+    """The sizing sweep over entries ``a .. b - 1`` (whole rows, or up to the sentinel):
+    their rows of ``blocks`` (final).  ``owner`` and ``values`` are the run's entries, the
+    first of them value ``value_base`` of all lists; the run's first row starts at data bit
+    ``data_bits`` and record bit ``record_bits``.  Returns where the next run starts, so no
+    temporary spans more than the run."""
+    first, n, l, m, w_fp, bits = _entry_numbers(owner, values, a, b, xp, k)
+    start = _offsets_from(bits, data_bits, xp)
+    heads = xp.arange(0, b - a, B, dtype=np.int64)     # rows a // B .. , run-local entries
+    lasts = xp.minimum(heads + B - 1, b - a - 1)
+    we = bit_length(first[lasts] - first[heads], xp)
+    wb = bit_length(start[lasts] - start[heads], xp)
+    padded = xp.zeros(heads.size * B, dtype=np.int64)
+    padded[:b - a] = l
+    wl = bit_length(padded.reshape(heads.size, B).max(axis=1), xp)
+    record_at = _offsets_from((lasts - heads + 1) * (we + wb + wl), record_bits, xp)
+    rows = slice(a // B, a // B + heads.size)
+    blocks[rows, 0] = first[heads] + value_base
+    blocks[rows, 1] = start[heads]
+    blocks[rows, 2] = record_at[:-1]
+    blocks[rows, 3] = we | (wb << 8) | (wl << 16)
+    return int(start[-1]), int(record_at[-1])
 
 
 def _offsets_from(sizes, base: int, xp):
@@ -252,15 +244,21 @@ def ef_bound_bits(owner, values, num_lists, xp=np) -> int:
 
 
 # -- input checks ------------------------------------------------------------------------------
-def _check_input(owner, values, num_lists, xp, what):
+def _check_num_lists(num_lists):
+    if isinstance(num_lists, bool) or int(num_lists) != num_lists or num_lists < 0:
+        raise ValueError(f"the number of lists must be a non-negative int, got {num_lists!r}")
+
+
+def _check_input(owner, values, num_lists, xp, what, first_entry=0):
+    """ValueError naming the list and value on entries that are not sorted lists of distinct
+    values below 2**32 owned by lists ``0 .. num_lists - 1``; ``first_entry`` is the number of
+    the first entry in the messages."""
     if owner.ndim != 1 or values.ndim != 1 or owner.size != values.size:
         raise ValueError(f"list ids and values must be 1-D arrays of one length, got shapes "
                          f"{tuple(owner.shape)} and {tuple(values.shape)}")
     for name, array in (("list ids", owner), ("values", values)):
         if array.size and np.dtype(array.dtype).kind not in "iu":
             raise ValueError(f"{name} must be integers, got dtype {array.dtype}")
-    if isinstance(num_lists, bool) or int(num_lists) != num_lists or num_lists < 0:
-        raise ValueError(f"the number of lists must be a non-negative int, got {num_lists!r}")
     size = int(values.size)
     if not size:
         return
@@ -278,7 +276,7 @@ def _check_input(owner, values, num_lists, xp, what):
         if bool((step < 0).any()):
             at = int(xp.argmax(step < 0)) + 1
             raise ValueError(f"input is not sorted by list: {what} {int(owner[at])} comes after "
-                             f"{what} {int(owner[at - 1])} (entry {at})")
+                             f"{what} {int(owner[at - 1])} (entry {at + first_entry})")
         wide = values.astype(np.int64)
         bad = (step == 0) & (wide[1:] <= wide[:-1])
         if bool(bad.any()):
@@ -286,7 +284,8 @@ def _check_input(owner, values, num_lists, xp, what):
             prev, cur = int(wide[at - 1]), int(wide[at])
             problem = (f"holds value {cur} twice" if prev == cur
                        else f"is not sorted: value {cur} follows {prev}")
-            raise ValueError(f"{what} {int(owner[at])} {problem} (entry {at}); lists must be "
+            raise ValueError(f"{what} {int(owner[at])} {problem} (entry {at + first_entry}); "
+                             "lists must be "
                              "strictly increasing")
 
 
@@ -324,27 +323,21 @@ class EliasFanoLists:
         ``xp`` is NumPy (host reference) or CuPy (GPU encoder, bit-identical buffers).  Raises
         ValueError naming the list and the value when the input is not sorted by list, a list
         is not strictly increasing, or a value or list id is out of range; ``what`` names a
-        list in those messages.
+        list in those messages.  The layout's range encoder (:class:`EliasFanoEncoder`) does
+        the work, with values bounded by ``2**32`` only.
         """
         params = check_params(k, block_size)
-        k, block_size = params["k"], params["block_size"]
-        owner, values = xp.asarray(owner), xp.asarray(values)
-        _check_input(owner, values, num_lists, xp, what)
-        owner = searchable(owner, num_lists + 1)
-        blocks, data_bits, record_bits = _plan(owner, values, num_lists, xp, k, block_size)
-        records, data = _encode(owner, values, num_lists, blocks, data_bits, record_bits, xp, k,
-                                block_size)
-        arrays = {"blocks": blocks, "records": records, "data": data}
-        return cls(xp, num_lists, int(values.size), arrays, k, block_size)
+        coded = encode_ranges(EliasFanoEncoder.for_lists(num_lists, xp, params, what),
+                              owner, values)
+        return cls(xp, num_lists, coded.num_edges, coded.arrays, **params)
 
     @staticmethod
     def estimate_nbytes(owner, values, num_lists, xp, k=DEFAULT_K,
                         block_size=DEFAULT_BLOCK_SIZE) -> int:
-        """Bytes :meth:`encode` would produce for this (valid) input, computed without coding."""
+        """Bytes :meth:`encode` would produce for this input: its sizing sweep alone."""
         params = check_params(k, block_size)
-        owner = searchable(xp.asarray(owner), num_lists + 1)
-        return _nbytes_of(*_plan(owner, xp.asarray(values), num_lists, xp, params["k"],
-                                 params["block_size"]))
+        return encode_ranges(EliasFanoEncoder.for_lists(num_lists, xp, params, "list"),
+                             owner, values, size_only=True)
 
     # -- host views -------------------------------------------------------------------------
     def _host(self):
@@ -611,23 +604,6 @@ class EliasFanoLists:
                                   f"{int(values[at])}, not below {value_bound}")
 
 
-def _encode(owner, values, num_lists, blocks, data_bits, record_bits, xp, k, block_size):
-    """The second pass: ``records`` and ``data``, run by run (the runs of :func:`_plan`), each
-    run's fields packed into the words they touch."""
-    B = block_size
-    records = xp.zeros(stream_words(record_bits), dtype=np.uint32)
-    data = xp.zeros(stream_words(data_bits), dtype=np.uint32)
-    for a, b in _runs(owner, num_lists, xp, B):
-        first, n, l, m, w_fp, bits = _entry_numbers(owner, values, a, b, xp, k)
-        start = _offsets_from(bits, int(blocks[a // B, 1]), xp)
-        pack_into(records, *_record_fields(blocks, a, b, first[:-1], start[:-1], l, xp, B))
-        e0, e1 = int(first[0]), int(first[-1])
-        if e1 > e0:
-            pack_into(data, *_data_fields(owner[e0:e1].astype(np.int64) - a, values[e0:e1],
-                                          first - e0, start, l, m, w_fp, n, xp, k))
-    return records, data
-
-
 def _record_fields(blocks, a, b, first, start, l, xp, block_size):
     """The fields (uint32 values, int64 positions) of the records of entries ``a .. b - 1``."""
     e = xp.arange(a, b, dtype=np.int64)
@@ -678,30 +654,8 @@ class EliasFanoLayout(Layout):
         return check_params(k, block_size)
 
     @classmethod
-    def _check_graph(cls, src, dst, num_vertices, xp):
-        if isinstance(num_vertices, bool) or int(num_vertices) != num_vertices or num_vertices < 0:
-            raise ValueError(f"num_vertices must be a non-negative int, got {num_vertices!r}")
-        if num_vertices > VALUE_LIMIT:
-            raise ValueError(f"num_vertices={num_vertices} is too large: ef stores vertex ids "
-                             f"below 2**32 = {VALUE_LIMIT}")
-        if int(dst.size) and int(dst.max()) >= num_vertices:
-            at = int(xp.argmax(dst >= num_vertices))
-            raise ValueError(f"list of vertex {int(src[at])} holds neighbour {int(dst[at])}, not "
-                             f"below num_vertices={num_vertices}")
-
-    @classmethod
-    def encode(cls, src, dst, num_vertices, xp, k=DEFAULT_K, block_size=DEFAULT_BLOCK_SIZE):
-        src, dst = xp.asarray(src), xp.asarray(dst)
-        cls._check_graph(src, dst, num_vertices, xp)
-        lists = EliasFanoLists.encode(src, dst, int(num_vertices), xp, k, block_size,
-                                      what="list of vertex")
-        return cls(xp, int(num_vertices), lists.num_values, lists.arrays,
-                   {"k": lists.k, "block_size": lists.block_size})
-
-    @classmethod
-    def estimate_nbytes(cls, src, dst, num_vertices, xp, k=DEFAULT_K,
-                        block_size=DEFAULT_BLOCK_SIZE):
-        return EliasFanoLists.estimate_nbytes(src, dst, int(num_vertices), xp, k, block_size)
+    def encoder(cls, num_vertices, xp, **params):
+        return EliasFanoEncoder(cls, num_vertices, xp, cls.check_params(**params))
 
     def lists(self) -> EliasFanoLists:
         """The codec view of this layout's buffers."""
@@ -750,3 +704,97 @@ class EliasFanoLayout(Layout):
 
     def validate(self):
         self.lists().validate(value_bound=self.num_vertices)
+
+
+# -- the range encoder -------------------------------------------------------------------------
+class EliasFanoEncoder(RangeEncoder):
+    """The range encoder of :class:`EliasFanoLayout` (and of :class:`EliasFanoLists`).
+
+    Ranges start at multiples of ``block_size`` (:attr:`align`), so every row of ``blocks``
+    lies in one range: sizing a range fills its rows, its first row's data and record bit
+    offsets being where the range before it ended; the sentinel entry ``num_lists`` goes with
+    the range that ends there.  Writing a range ORs its records and codes into the two
+    streams (words shared with the neighbouring ranges included), in any order.  Across
+    ranges it keeps ``blocks`` (4 words per ``block_size`` lists) and two bit counts.
+
+    ``what`` names a list in the input errors; ``value_bound`` None bounds values by the
+    vertex count (the layout), else values are only checked to fit 32 bits (the codec).
+    """
+
+    def __init__(self, layout_cls, num_vertices, xp, params, what="list of vertex",
+                 value_bound=None):
+        if value_bound is None:
+            if (isinstance(num_vertices, bool) or int(num_vertices) != num_vertices
+                    or num_vertices < 0):
+                raise ValueError(f"num_vertices must be a non-negative int, got "
+                                 f"{num_vertices!r}")
+            if num_vertices > VALUE_LIMIT:
+                raise ValueError(f"num_vertices={num_vertices} is too large: ef stores vertex "
+                                 f"ids below 2**32 = {VALUE_LIMIT}")
+        else:
+            _check_num_lists(num_vertices)
+        super().__init__(layout_cls, num_vertices, xp, params)
+        self.k, self.block_size = params["k"], params["block_size"]
+        self.align = self.block_size
+        self.what, self.value_bound = what, value_bound
+        self.blocks = xp.zeros((self.num_vertices // self.block_size + 1, _ROW_COLUMNS),
+                               dtype=np.int64)
+        self.data_bits = self.record_bits = 0
+        self.records = self.data = None
+
+    @classmethod
+    def for_lists(cls, num_lists, xp, params, what):
+        """The encoder of :class:`EliasFanoLists`: values below 2**32, whatever ``num_lists``."""
+        return cls(EliasFanoLayout, num_lists, xp, params, what, VALUE_LIMIT)
+
+    @property
+    def chunk_edges(self):
+        return CHUNK_EDGES
+
+    def _check(self, src, dst, first_entry):
+        xp, n = self.xp, self.num_vertices
+        if self.value_bound is None and int(dst.size) and int(dst.max()) >= n:
+            at = int(xp.argmax(dst >= n))
+            raise ValueError(f"list of vertex {int(src[at])} holds neighbour {int(dst[at])}, "
+                             f"not below num_vertices={n}")
+        _check_input(src, dst, n, xp, self.what, first_entry)
+
+    def _entry_runs(self, v0, v1, src):
+        """``src`` searchable and the runs of whole rows of entries of the range: lists
+        ``v0 .. v1 - 1`` and the sentinel when ``v1`` is the last list."""
+        end = v1 + 1 if v1 == self.num_vertices else v1
+        src = searchable(src, end)
+        return src, list_chunks(src, end, self.xp, CHUNK_EDGES, self.block_size, v0)
+
+    def _size(self, v0, v1, src, dst, first_edge):
+        src, runs = self._entry_runs(v0, v1, src)
+        for a, b, e0, e1 in runs:
+            self.data_bits, self.record_bits = _size_run(
+                self.blocks, src[e0:e1], dst[e0:e1], a, b, first_edge + e0, self.data_bits,
+                self.record_bits, self.xp, self.k, self.block_size)
+
+    def _nbytes(self):
+        return _nbytes_of(self.blocks, self.data_bits, self.record_bits)
+
+    def _allocate(self):
+        self.records = self.xp.zeros(stream_words(self.record_bits), dtype=np.uint32)
+        self.data = self.xp.zeros(stream_words(self.data_bits), dtype=np.uint32)
+
+    def _write(self, v0, v1, src, dst, first_edge):
+        xp, k, B, blocks = self.xp, self.k, self.block_size, self.blocks
+        src, runs = self._entry_runs(v0, v1, src)
+        for a, b, e0, e1 in runs:
+            owner, values = src[e0:e1], dst[e0:e1]
+            first, n, l, m, w_fp, bits = _entry_numbers(owner, values, a, b, xp, k)
+            start = _offsets_from(bits, int(blocks[a // B, 1]), xp)
+            pack_into(self.records, *_record_fields(blocks, a, b, first[:-1] + (first_edge + e0),
+                                                    start[:-1], l, xp, B))
+            if e1 > e0:  # first is run-local: the run's entries are values 0 .. e1 - e0 - 1
+                pack_into(self.data, *_data_fields(owner.astype(np.int64) - a, values, first,
+                                                   start, l, m, w_fp, n, xp, k))
+        return None
+
+    def _arrays(self):
+        arrays = {"blocks": self.blocks, "records": self.records, "data": self.data}
+        self.blocks = self.records = self.data = None
+        return arrays, {"k": self.k, "block_size": self.block_size}

@@ -84,9 +84,10 @@ import numpy as np
 
 from .base import (
     Layout,
+    RangeEncoder,
+    encode_ranges,
     first_entries,
     invariant_error,
-    list_chunks,
     ragged_positions,
     searchable,
 )
@@ -98,7 +99,8 @@ DEFAULT_ALIGN_SLACK = 0.125
 # Host fast path: widths that are whole little-endian integers are a plain view of the words.
 _VIEW_DTYPES = {8: np.uint8, 16: np.uint16, 32: np.uint32, 64: np.uint64}
 _LITTLE_ENDIAN = sys.byteorder == "little"
-_HOST_CHUNK = 1 << 20   # fields packed per host pass; a multiple of 32, so chunks start on a word
+_HOST_CHUNK = 1 << 20   # fields packed per host pass
+CHUNK_EDGES = 1 << 25   # edges per encoder run (whole lists): bounds its temporaries
 _DECODE_ROWS = 2048     # rows of 32 fields decoded per host pass (sized for the L2 cache)
 _LOW32 = np.uint64(0xFFFFFFFF)
 
@@ -133,50 +135,63 @@ def choose_width(largest: int, width, align_slack: float, what: str) -> int:
 # ---------------------------------------------------------------------------- fixed-width arrays
 
 def pack_fixed(values, width: int, xp):
-    """A bit stream holding ``values[k]`` (non-negative, below ``2**width``) at bit ``k * width``.
+    """A bit stream holding ``values[k]`` (non-negative, below ``2**width``) at bit ``k * width``
+    (:func:`pack_fixed_into` a zeroed stream)."""
+    words = xp.zeros(stream_words(int(values.size) * width), dtype=np.uint32)
+    pack_fixed_into(words, values, width, 0, xp)
+    return words
 
-    NumPy: the host reference, through ``bits.pack_fields`` in chunks of ``_HOST_CHUNK`` fields
-    (each chunk starts on a word, so chunks never share one), or a plain view for 8/16/32/64.
-    CuPy: ``bits.pack_fixed_device``; fields over 32 bits go in two passes (low and high half).
-    Both write the same bits.
+
+def pack_fixed_into(words, values, width: int, first: int, xp):
+    """OR ``values[k]`` (non-negative, below ``2**width``) into the stream ``words`` at bit
+    ``(first + k) * width``, touching only the words those fields span.
+
+    NumPy: the host reference, through ``bits.pack_fields`` in runs of ``_HOST_CHUNK`` fields,
+    or a plain store into a view for 8/16/32/64 bits (whole bytes: no word is shared).  CuPy:
+    ``bits.pack_fixed_device``; fields over 32 bits go in two passes (low and high half).  Both
+    write the same bits.  ORing lets a run of fields share its first and last words with the
+    fields around it, written before or after.
     """
     n = int(values.size)
-    total_bits = n * width
-    if xp is np:
-        return _pack_host(np.asarray(values), n, width, total_bits)
     if width == 0 or n == 0:
-        return xp.zeros(stream_words(total_bits), dtype=np.uint32)
+        return
+    if xp is np:
+        values = np.asarray(values)
+        if width in _VIEW_DTYPES and _LITTLE_ENDIAN:
+            words.view(_VIEW_DTYPES[width])[first:first + n] = values
+            return
+        for i in range(0, n, _HOST_CHUNK):
+            chunk = values[i:i + _HOST_CHUNK].astype(np.uint64)
+            bit = (first + i) * width
+            positions = np.arange(chunk.size, dtype=np.int64) * width + bit % 32
+            if width > 32:
+                chunk = np.concatenate([chunk & _LOW32, chunk >> np.uint64(32)])
+                positions = np.concatenate([positions, positions + 32])
+            _or_words(words, bit, pack_fields(chunk, positions,
+                                              bit % 32 + min(_HOST_CHUNK, n - i) * width))
+        return
+    bit = first * width
+    total_bits = bit % 32 + n * width
     if width <= 32:
         if values.dtype == np.int32:
             low = values.view(np.uint32)       # non-negative: the same bits, no copy
         else:
             low = values.astype(np.uint32, copy=False)
-        return pack_fixed_device(low, width, total_bits)
-    wide = values.astype(np.uint64, copy=False)
-    words = pack_fixed_device((wide & _LOW32).astype(np.uint32), width, total_bits)
-    words |= pack_fixed_device((wide >> np.uint64(32)).astype(np.uint32), width, total_bits, 32)
-    return words
+        part = pack_fixed_device(low, width, total_bits, bit % 32)
+    else:
+        wide = values.astype(np.uint64, copy=False)
+        part = pack_fixed_device((wide & _LOW32).astype(np.uint32), width, total_bits, bit % 32)
+        part |= pack_fixed_device((wide >> np.uint64(32)).astype(np.uint32), width, total_bits,
+                                  bit % 32 + 32)
+    _or_words(words, bit, part)
 
 
-def _pack_host(values, n, width, total_bits):
-    words = np.zeros(stream_words(total_bits), dtype=np.uint32)
-    if width == 0 or n == 0:
-        return words
-    if width in _VIEW_DTYPES and _LITTLE_ENDIAN:
-        words.view(_VIEW_DTYPES[width])[:n] = values
-        return words
-    for first in range(0, n, _HOST_CHUNK):
-        chunk = values[first:first + _HOST_CHUNK].astype(np.uint64)
-        positions = np.arange(chunk.size, dtype=np.int64) * width
-        if width > 32:
-            chunk = np.concatenate([chunk & _LOW32, chunk >> np.uint64(32)])
-            positions = np.concatenate([positions, positions + 32])
-        chunk_bits = (min(first + _HOST_CHUNK, n) - first) * width
-        part = pack_fields(chunk, positions, chunk_bits)
-        start = first * width // 32
-        data = -(-chunk_bits // 32)
-        words[start:start + data] = part[:data]
-    return words
+def _or_words(words, bit: int, part):
+    """OR ``part``, a stream whose bit 0 is bit ``bit - bit % 32`` of ``words``, into ``words``
+    (its tail padding, past the end of ``words``, left out)."""
+    w0 = bit // 32
+    span = min(int(part.size), int(words.size) - w0)
+    words[w0:w0 + span] |= part[:span]
 
 
 def read_fixed(words, index, width: int, xp):
@@ -233,12 +248,13 @@ def read_range(words, start: int, stop: int, width: int, xp):
 
 # ---------------------------------------------------------------------------- the list codec
 
-def check_lists(owner, values, num_lists: int, xp, bound=None, bound_name="bound") -> int:
+def check_lists(owner, values, num_lists: int, xp, bound=None, bound_name="bound",
+                first_entry=0) -> int:
     """Check the encoder's preconditions and return the largest value (0 when empty).
 
     ``owner[i]`` is the list of ``values[i]``: owners non-decreasing and in ``[0, num_lists)``,
     values non-negative (below ``bound`` when given) and strictly increasing within a list.
-    ValueError names the offending list and value.
+    ValueError names the offending list and value (entries numbered from ``first_entry``).
     """
     if owner.ndim != 1 or values.ndim != 1 or owner.size != values.size:
         raise ValueError(f"list ids and values must be 1-D arrays of one length, got shapes "
@@ -252,7 +268,8 @@ def check_lists(owner, values, num_lists: int, xp, bound=None, bound_name="bound
     low, high = int(owner.min()), int(owner.max())
     if low < 0 or high >= num_lists:
         at = int(xp.argmax((owner < 0) | (owner >= num_lists)))
-        raise ValueError(f"list id {int(owner[at])} (entry {at}) is outside [0, {num_lists})")
+        raise ValueError(f"list id {int(owner[at])} (entry {at + first_entry}) is outside "
+                         f"[0, {num_lists})")
     low, high = int(values.min()), int(values.max())
     if low < 0:
         at = int(xp.argmax(values < 0))
@@ -266,31 +283,16 @@ def check_lists(owner, values, num_lists: int, xp, bound=None, bound_name="bound
         bad = back | ((owner[1:] == owner[:-1]) & (values[1:] <= values[:-1]))
         if bool(bad.any()):
             at = int(xp.argmax(bad))
+            entry = at + 1 + first_entry
             first, second = int(owner[at]), int(owner[at + 1])
             a, b = int(values[at]), int(values[at + 1])
             if second < first:
                 raise ValueError(f"entries are not sorted by list: list {second} follows list "
-                                 f"{first} at entry {at + 1}")
+                                 f"{first} at entry {entry}")
             if a == b:
-                raise ValueError(f"list {first} holds value {a} twice (duplicate entry {at + 1})")
-            raise ValueError(f"list {first} is not sorted: value {b} follows {a} at entry {at + 1}")
+                raise ValueError(f"list {first} holds value {a} twice (duplicate entry {entry})")
+            raise ValueError(f"list {first} is not sorted: value {b} follows {a} at entry {entry}")
     return high
-
-
-def _pack_offsets(owner, num_lists: int, width: int, xp):
-    """``pack_fixed`` of the ``num_lists + 1`` offsets of the lists of sorted ``owner``,
-    computed and packed run of lists by run: runs start at multiples of 32 fields, so on a
-    word of their own, and no temporary spans all lists."""
-    words = xp.zeros(stream_words((num_lists + 1) * width), dtype=np.uint32)
-    if width == 0:
-        return words
-    owner = searchable(owner, num_lists)
-    for v0, v1, _, _ in list_chunks(owner, num_lists, xp, int(owner.size) + 1, align=32):
-        end = v1 + 1 if v1 == num_lists else v1  # the last run packs the final offset too
-        part = pack_fixed(first_entries(owner, v0, end, xp), width, xp)
-        data = -(-(end - v0) * width // 32)
-        words[v0 * width // 32:v0 * width // 32 + data] = part[:data]
-    return words
 
 
 class FixedWidthLists:
@@ -313,14 +315,14 @@ class FixedWidthLists:
     @classmethod
     def encode(cls, owner, values, num_lists: int, xp, *, bound=None, bound_name="bound",
                index_width=None, offset_width=None, align_slack=DEFAULT_ALIGN_SLACK):
-        """Encode ``values`` grouped by ``owner`` (see :func:`check_lists` for the input)."""
-        largest = check_lists(owner, values, num_lists, xp, bound, bound_name)
-        n = int(owner.size)
-        w_off = choose_width(n, offset_width, align_slack, "offset_width")
-        w_idx = choose_width(largest, index_width, align_slack, "index_width")
-        arrays = {"offsets": _pack_offsets(owner, num_lists, w_off, xp),
-                  "indices": pack_fixed(values, w_idx, xp)}
-        return cls(xp, arrays, num_lists, n, w_off, w_idx)
+        """Encode ``values`` grouped by ``owner`` (see :func:`check_lists` for the input), with
+        the layout's range encoder (:class:`FixedLengthEncoder`)."""
+        params = {"index_width": index_width, "offset_width": offset_width,
+                  "align_slack": align_slack}
+        coded = encode_ranges(FixedLengthEncoder(FixedLengthLayout, num_lists, xp, params, bound,
+                                                 bound_name), owner, values)
+        return cls(xp, coded.arrays, num_lists, coded.num_edges, coded.offset_width,
+                   coded.index_width)
 
     @staticmethod
     def nbytes_for(num_lists: int, num_values: int, offset_width: int, index_width: int) -> int:
@@ -427,23 +429,9 @@ class FixedLengthLayout(Layout):
         return out
 
     @classmethod
-    def encode(cls, src, dst, num_vertices, xp, **params):
-        params = cls.check_params(**params)
-        num_vertices = int(num_vertices)
-        lists = FixedWidthLists.encode(src, dst, num_vertices, xp, bound=num_vertices,
-                                       bound_name="num_vertices", **params)
-        return cls(xp, num_vertices, lists.num_values, lists.arrays, params,
-                   lists.offset_width, lists.index_width)
-
-    @classmethod
-    def estimate_nbytes(cls, src, dst, num_vertices, xp, **params):
-        params = cls.check_params(**params)
-        num_edges = int(src.size)
-        largest = int(dst.max()) if num_edges else 0
-        w_off = choose_width(num_edges, params["offset_width"], params["align_slack"],
-                             "offset_width")
-        w_idx = choose_width(largest, params["index_width"], params["align_slack"], "index_width")
-        return FixedWidthLists.nbytes_for(int(num_vertices), num_edges, w_off, w_idx)
+    def encoder(cls, num_vertices, xp, **params):
+        return FixedLengthEncoder(cls, num_vertices, xp, cls.check_params(**params),
+                                  int(num_vertices), "num_vertices")
 
     def _lists(self) -> FixedWidthLists:
         return FixedWidthLists(self.xp, self.arrays, self.num_vertices, self.num_edges,
@@ -542,3 +530,68 @@ class FixedLengthLayout(Layout):
                     rule = (f"the automatic rule (align_slack={slack}) gives {expected} for the "
                             f"largest value {largest_value}")
                 raise invariant_error("fl", "6", f"{what} is {stored} but {rule}")
+
+
+# ---------------------------------------------------------------------------- the range encoder
+
+class FixedLengthEncoder(RangeEncoder):
+    """The range encoder of :class:`FixedLengthLayout` (and of :class:`FixedWidthLists`).
+
+    Both widths are known once every range is sized (the offset width from the edge count,
+    the index width from the largest value), so sizing a range only checks it and keeps its
+    largest value; writing a range ORs its offsets and values into the two streams (fields
+    need not start on a word: the words a range shares with its neighbours are ORed), in any
+    order.  Across ranges it keeps two numbers and the ranges' first edges.
+
+    ``bound`` (None: values below 2**64 only) and ``bound_name`` are those of
+    :func:`check_lists`.
+    """
+
+    def __init__(self, layout_cls, num_vertices, xp, params, bound=None, bound_name="bound"):
+        super().__init__(layout_cls, num_vertices, xp, params)
+        self.bound, self.bound_name = bound, bound_name
+        self.largest = 0
+        self.offsets = self.indices = None
+
+    @property
+    def chunk_edges(self):
+        return CHUNK_EDGES
+
+    def _check(self, src, dst, first_entry):
+        largest = check_lists(src, dst, self.num_vertices, self.xp, self.bound, self.bound_name,
+                              first_entry)
+        self.largest = max(self.largest, int(largest))
+
+    def _size(self, v0, v1, src, dst, first_edge):
+        pass  # the checks kept the largest value; the edge count is the rest
+
+    def widths(self):
+        """``(offset_width, index_width)``, once every range is sized (ValueError for a width
+        given too narrow, naming both)."""
+        p = self.params
+        return (choose_width(self.num_edges, p["offset_width"], p["align_slack"], "offset_width"),
+                choose_width(self.largest, p["index_width"], p["align_slack"], "index_width"))
+
+    def _nbytes(self):
+        return FixedWidthLists.nbytes_for(self.num_vertices, self.num_edges, *self.widths())
+
+    def _allocate(self):
+        w_off, w_idx = self.widths()
+        self.offsets = self.xp.zeros(stream_words((self.num_vertices + 1) * w_off), np.uint32)
+        self.indices = self.xp.zeros(stream_words(self.num_edges * w_idx), np.uint32)
+
+    def _write(self, v0, v1, src, dst, first_edge):
+        xp, n = self.xp, self.num_vertices
+        w_off, w_idx = self.widths()
+        src = searchable(src, v1)
+        for w0, w1, e0, e1 in self.runs(v0, v1, src):
+            end = w1 + 1 if w1 == n else w1  # offset w1 is the next run's first, but the last
+            pack_fixed_into(self.offsets, first_entries(src, w0, end, xp) + first_edge, w_off,
+                            w0, xp)
+            pack_fixed_into(self.indices, dst[e0:e1], w_idx, first_edge + e0, xp)
+        return None
+
+    def _arrays(self):
+        arrays = {"offsets": self.offsets, "indices": self.indices}
+        self.offsets = self.indices = None
+        return (arrays, self.params, *self.widths())
