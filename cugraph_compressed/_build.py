@@ -270,7 +270,7 @@ class _Build:
         """``(v0, v1, capacity)``: vertex ranges covering every vertex and the upper bound on
         their gathered edges."""
         n = self.ids.num_vertices
-        per_range = max(1, self.budget * 3 // 4 // self._bytes_per_edge())
+        per_range = max(1, self.budget // 2 // self._bytes_per_edge())
         factor = 1 if self.spec.directed else 2
         if self.rows * factor <= per_range:
             return [(0, n, self.rows * factor)]
@@ -306,11 +306,9 @@ class _Build:
         spec, xp = self.spec, self.xp
         self.prop_dtypes = self._property_dtypes()
         n = self.ids.num_vertices
-        if hasattr(spec.layout_class, "encoder"):
-            encoder = spec.layout_class.encoder(n, xp, **spec.layout_params)
-        else:
-            from ._tmp_encoder import TmpEncoder
-            encoder = TmpEncoder(spec.layout_class, n, xp, spec.layout_params)
+        encoder = spec.layout_class.encoder(n, xp, **spec.layout_params)
+        # Half the budget for a range's edges, half for the encoder's runs over them.
+        encoder.max_run_edges = max(1, self.budget // 2 // encoder.work_bytes_per_edge)
         ranges = self._ranges(encoder.align)
         self.stats["ranges"] = len(ranges)
         firsts, kept, num_edges = [], None, 0  # firsts: each range's first property slot

@@ -324,11 +324,21 @@ class RangeEncoder:
         self._written = set()
         self._allocated = False
         self._final_nbytes = None   # kept by finish(), which frees what _nbytes reads
+        #: Edges per run at most, beside the layout's own bound (a budget sets it).
+        self.max_run_edges = None
+
+    #: The layout's own bound on the edges of a run (None: runs need none).
+    layout_chunk_edges = None
+    #: Bytes of temporaries per edge of a run, at most (measured on the host,
+    #: ``tests/formats/test_build_memory.py``): a build with a memory budget cuts runs to it.
+    work_bytes_per_edge = 16
 
     @property
     def chunk_edges(self):
-        """Edges per run inside a range (whole lists), or None when runs need no edge bound."""
-        return None
+        """Edges per run inside a range (whole lists): the layout's bound, lowered to
+        :attr:`max_run_edges` when set; None when runs need no edge bound."""
+        bounds = [b for b in (self.layout_chunk_edges, self.max_run_edges) if b is not None]
+        return min(bounds) if bounds else None
 
     # -- the protocol -----------------------------------------------------------------------
     def size(self, v0: int, v1: int, src, dst) -> int:

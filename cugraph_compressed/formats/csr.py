@@ -119,6 +119,8 @@ class CSREncoder(RangeEncoder):
     same number) and its neighbour ids.  No input checks, as the whole-graph encoder never
     had: the edge-list parser hands sorted, valid edges."""
 
+    work_bytes_per_edge = 8  # measured 0.7
+
     def __init__(self, layout_cls, num_vertices, xp, params):
         super().__init__(layout_cls, num_vertices, xp, params)
         wide = params["force_64bit"] or self.num_vertices > INT32_MAX

@@ -747,9 +747,8 @@ class EliasFanoEncoder(RangeEncoder):
         """The encoder of :class:`EliasFanoLists`: values below 2**32, whatever ``num_lists``."""
         return cls(EliasFanoLayout, num_lists, xp, params, what, VALUE_LIMIT)
 
-    @property
-    def chunk_edges(self):
-        return CHUNK_EDGES
+    layout_chunk_edges = CHUNK_EDGES
+    work_bytes_per_edge = 192  # measured 168
 
     def _check(self, src, dst, first_entry):
         xp, n = self.xp, self.num_vertices
@@ -764,7 +763,7 @@ class EliasFanoEncoder(RangeEncoder):
         ``v0 .. v1 - 1`` and the sentinel when ``v1`` is the last list."""
         end = v1 + 1 if v1 == self.num_vertices else v1
         src = searchable(src, end)
-        return src, list_chunks(src, end, self.xp, CHUNK_EDGES, self.block_size, v0)
+        return src, list_chunks(src, end, self.xp, self.chunk_edges, self.block_size, v0)
 
     def _size(self, v0, v1, src, dst, first_edge):
         src, runs = self._entry_runs(v0, v1, src)

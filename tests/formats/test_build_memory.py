@@ -97,3 +97,25 @@ def test_list_chunks_cover_every_list_once_aligned():
     for v0, v1, e0, e1 in chunks:
         assert e0 == np.searchsorted(src, v0) and e1 == np.searchsorted(src, v1)
     assert base.list_chunks(np.zeros(0, np.int64), 0, np, 10) == [(0, 0, 0, 0)]
+
+
+@pytest.mark.parametrize("fmt", sorted(FORMATS))
+def test_runs_stay_within_the_declared_bytes_per_edge(fmt):
+    """A run's temporaries stay within the encoder's ``work_bytes_per_edge`` (what a build
+    with a memory budget sizes its runs by), on lists with runs of consecutive ids, hubs and
+    scattered entries."""
+    src, dst, n = graph_edges()
+    rng = np.random.default_rng(3)
+    more = np.unique(rng.integers(0, n, 600_000) * n + rng.integers(0, n, 600_000))
+    key = np.union1d(src * n + dst, more)
+    src, dst = (key // n).astype(np.int32), (key % n).astype(np.int32)
+    encoder = FORMATS[fmt].encoder(n, np)
+    encoder.max_run_edges = run = 100_000  # and the host packers' fixed-size pieces
+    tracemalloc.start()
+    try:
+        layout = base.encode_ranges(encoder, src, dst)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    order = 0 if layout.property_order is None else layout.property_order.nbytes
+    assert peak - layout.nbytes - order <= encoder.work_bytes_per_edge * run
