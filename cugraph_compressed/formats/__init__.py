@@ -1,8 +1,9 @@
 """Graph layouts, one module each, all behind :class:`~cugraph_compressed.formats.base.Layout`.
 
 ``FORMATS`` maps each format name accepted by ``CompressedGraph(format=...)`` to its class.
-A layout is ``<name>.py`` (its encoders, host decoder, size estimate and invariants, written in
-the module docstring and checked by ``validate()``) and ``<name>.cuh`` (its device view, the
+A layout is ``<name>.py`` (its range encoder, host decoder and invariants, written in the
+module docstring and checked by ``validate()``; ``encode`` and the size estimate are
+``base.py``'s, on the range encoder) and ``<name>.cuh`` (its device view, the
 interface documented in ``csr.cuh``); adding one takes a line here and an include in
 ``views.cuh``, and every algorithm kernel is then instantiated for it.  ``bits.py`` holds the
 bit streams and codes the layouts share, ``base.py`` the interface and the invariant errors.

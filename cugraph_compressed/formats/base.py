@@ -68,7 +68,22 @@ class Layout:
 
     @classmethod
     def encoder(cls, num_vertices: int, xp, **params) -> "RangeEncoder":
-        """The layout's :class:`RangeEncoder` for ``num_vertices`` lists (parameters checked)."""
+        """The layout's range encoder.
+
+        Parameters
+        ----------
+        num_vertices : int
+            Lists ``0 .. num_vertices - 1``.
+        xp : module
+            NumPy (host reference) or CuPy (GPU encoder).
+        **params
+            The layout's parameters, checked and completed by :meth:`check_params`.
+
+        Returns
+        -------
+        RangeEncoder
+            Ready for the first :meth:`RangeEncoder.size`.
+        """
         raise NotImplementedError
 
     @classmethod
@@ -468,10 +483,26 @@ class RangeEncoder:
 
 
 def encode_ranges(encoder: RangeEncoder, src, dst, size_only: bool = False):
-    """Drive ``encoder`` over sorted edges cut into runs of whole lists
-    (:func:`covering_runs`, at its ``chunk_edges`` and ``align``): size them all, then (unless
-    ``size_only``, which returns ``encoder.nbytes``) allocate, write them and return the layout
-    with ``property_order`` assembled from the runs' orders (None when all are None)."""
+    """Drive a range encoder over a whole sorted edge list: what :meth:`Layout.encode` and
+    :meth:`Layout.estimate_nbytes` (and the list codecs) run.
+
+    Parameters
+    ----------
+    encoder : RangeEncoder
+        A fresh encoder.
+    src, dst : arrays of ``encoder.xp``
+        Edges sorted by (src, dst), no parallel edges.  They are cut into runs of whole lists
+        (:func:`covering_runs`, at the encoder's ``chunk_edges`` and ``align``), all sized,
+        then allocated and written.
+    size_only : bool
+        Stop after sizing.
+
+    Returns
+    -------
+    Layout or int
+        The layout, its ``property_order`` assembled from the runs' orders (None when every
+        run decodes in sorted order); with ``size_only``, ``encoder.nbytes``.
+    """
     xp, n = encoder.xp, encoder.num_vertices
     src, dst = xp.asarray(src), xp.asarray(dst)
     if src.ndim != 1 or src.shape != dst.shape:

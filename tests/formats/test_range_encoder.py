@@ -67,17 +67,12 @@ def check_same_layout(built, whole):
         assert getattr(built, attribute, None) == getattr(whole, attribute, None)
 
 
-@pytest.mark.parametrize("fmt, params", CASES, ids=[f"{f}-{p}" for f, p in CASES])
-@settings(max_examples=80, deadline=None)
-@given(data=st.data(), n=st.integers(0, 40), seed=st.integers(0, 2**32 - 1),
-       density=st.sampled_from([0, 1, 3, 8]), dtype=st.sampled_from([np.int32, np.int64]))
-def test_ranges_in_any_write_order_build_what_encode_builds(fmt, params, data, n, seed, density,
-                                                            dtype):
+def check_ranges(fmt, params, src, dst, n, bounds, write_order):
+    """Size the ranges cut at ``bounds``, write them in ``write_order`` and compare with
+    ``Layout.encode`` of the whole edge list."""
     cls = FORMATS[fmt]
-    src, dst = make_graph(n, seed, density, dtype)
     whole = cls.encode(src, dst, n, np, **params)
     encoder = cls.encoder(n, np, **params)
-    bounds = data.draw(range_cuts(n, encoder.align))
     edges = np.searchsorted(src, bounds).tolist()
     ranges = [(bounds[i], bounds[i + 1], edges[i], edges[i + 1]) for i in range(len(bounds) - 1)]
     for v0, v1, e0, e1 in ranges:
@@ -86,7 +81,7 @@ def test_ranges_in_any_write_order_build_what_encode_builds(fmt, params, data, n
     nbytes = encoder.nbytes               # known before any buffer of the layout exists
     encoder.allocate()
     orders = {}
-    for i in data.draw(st.permutations(range(len(ranges)))):
+    for i in write_order:
         v0, v1, e0, e1 = ranges[i]
         orders[i] = encoder.write(v0, v1, src[e0:e1], dst[e0:e1])
     built = encoder.finish()
@@ -104,6 +99,33 @@ def test_ranges_in_any_write_order_build_what_encode_builds(fmt, params, data, n
     assert nbytes == encoder.nbytes == cls.estimate_nbytes(src, dst, n, np, **params)
     assert nbytes == whole.nbytes == built.nbytes
     built.validate()
+
+
+@pytest.mark.parametrize("fmt, params", CASES, ids=[f"{f}-{p}" for f, p in CASES])
+@settings(max_examples=80, deadline=None)
+@given(data=st.data(), n=st.integers(0, 40), seed=st.integers(0, 2**32 - 1),
+       density=st.sampled_from([0, 1, 3, 8]), dtype=st.sampled_from([np.int32, np.int64]))
+def test_ranges_in_any_write_order_build_what_encode_builds(fmt, params, data, n, seed, density,
+                                                            dtype):
+    src, dst = make_graph(n, seed, density, dtype)
+    align = FORMATS[fmt].encoder(n, np, **params).align
+    bounds = data.draw(range_cuts(n, align))
+    order = data.draw(st.permutations(range(len(bounds) - 1)))
+    check_ranges(fmt, params, src, dst, n, bounds, order)
+
+
+@pytest.mark.parametrize("fmt, params", CASES, ids=[f"{f}-{p}" for f, p in CASES])
+@pytest.mark.parametrize("n, edges, bounds", [
+    (0, [], [0, 0]), (0, [], [0, 0, 0]), (1, [], [0, 1]), (1, [(0, 0)], [0, 1]),
+    (1, [(0, 0)], [0, 0, 1]), (1, [(0, 0)], [0, 1, 1]),
+])
+def test_zero_and_one_vertex(fmt, params, n, edges, bounds):
+    src = np.asarray([s for s, _ in edges], np.int32)
+    dst = np.asarray([d for _, d in edges], np.int32)
+    align = FORMATS[fmt].encoder(n, np, **params).align
+    if any(b % align and b != n for b in bounds):
+        pytest.skip("boundary off the layout's alignment")
+    check_ranges(fmt, params, src, dst, n, bounds, reversed(range(len(bounds) - 1)))
 
 
 @pytest.mark.parametrize("fmt", sorted(FORMATS))
