@@ -52,6 +52,10 @@ from ._source import ChunkError, EdgeChunks, pieces
 DEFAULT_BUDGET_FRACTION = 1 / 8
 DEFAULT_BUDGET_CAP = 2 << 30
 MIN_BUDGET = 1 << 20
+#: Rows of a piece and edges of an encoder run, at least: each costs a few kernel launches
+#: whatever its size, and a budget too small for this many (under a megabyte beyond it) would
+#: spend its time launching them.
+MIN_RUN = 1 << 12
 
 #: Working bytes per edge of a range without properties: its 64-bit (list, neighbour) key, the
 #: sort's scratch of the same size and the deduplication mask.
@@ -167,7 +171,7 @@ class _Build:
         self.symmetrize = check_symmetrize(spec.directed, spec.symmetrize, source.columns[2])
         if self.budget is None:
             self.budget = default_budget(backend)
-        self.piece_rows = max(1, self.budget // 4 // PIECE_BYTES_PER_ROW)
+        self.piece_rows = max(MIN_RUN, self.budget // 4 // PIECE_BYTES_PER_ROW)
         self.stats["budget"] = self.budget
 
     def _scan(self):
@@ -308,7 +312,7 @@ class _Build:
         n = self.ids.num_vertices
         encoder = spec.layout_class.encoder(n, xp, **spec.layout_params)
         # Half the budget for a range's edges, half for the encoder's runs over them.
-        encoder.max_run_edges = max(1, self.budget // 2 // encoder.work_bytes_per_edge)
+        encoder.max_run_edges = max(MIN_RUN, self.budget // 2 // encoder.work_bytes_per_edge)
         ranges = self._ranges(encoder.align)
         self.stats["ranges"] = len(ranges)
         firsts, kept, num_edges = [], None, 0  # firsts: each range's first property slot
