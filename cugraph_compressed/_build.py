@@ -217,7 +217,7 @@ class _Build:
         if not hasattr(vertices, "isna"):
             vertices = lib.Series(vertices)
         elif self.source.backend == DEVICE and _backend.is_pandas_object(vertices):
-            vertices = lib.Series.from_pandas(vertices)
+            vertices = lib.from_pandas(vertices)
         elif self.source.backend == HOST and _backend.is_cudf_object(vertices):
             vertices = vertices.to_pandas()
         check_id_series(vertices, "vertices", self.spec.renumber)

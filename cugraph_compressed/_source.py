@@ -142,7 +142,7 @@ class EdgeChunks:
             if self.backend == DEVICE:
                 import cudf
 
-                frame = cudf.DataFrame.from_pandas(frame)
+                frame = cudf.from_pandas(frame)
             else:
                 frame = frame.to_pandas()
         return frame
