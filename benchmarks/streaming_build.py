@@ -48,8 +48,10 @@ def counted(build):
     try:
         result = build()
         cupy.cuda.runtime.deviceSynchronize()
-    except MemoryError as exc:
-        result = exc
+    except (MemoryError, RuntimeError) as exc:  # cuGraph's C API reports bad_alloc as RuntimeError
+        if not isinstance(exc, MemoryError) and "out_of_memory" not in str(exc):
+            raise
+        result = MemoryError(str(exc))
     seconds = time.perf_counter() - start
     peak = int(rmm.statistics.pop_statistics().peak_bytes)
     return result, peak, seconds

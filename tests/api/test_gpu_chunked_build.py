@@ -28,8 +28,8 @@ def assert_same_buffers(G, H):
 @pytest.mark.parametrize("fmt", sorted(FORMATS))
 @pytest.mark.parametrize("directed", [True, False])
 def test_device_chunks_give_the_host_buffers(fmt, directed):
-    host = rmat_chunks(14, 8, chunk_edges=10_000, seed=11, weighted=True)
-    device = rmat_chunks(14, 8, chunk_edges=10_000, seed=11, weighted=True, backend="device")
+    host = rmat_chunks(12, 8, chunk_edges=10_000, seed=11, weighted=True)
+    device = rmat_chunks(12, 8, chunk_edges=10_000, seed=11, weighted=True, backend="device")
     H = cgc.CompressedGraph(directed=directed, format=fmt).from_edge_chunks(host,
                                                                               weight="weight")
     for chunks, budget in ((device, None), (device, 1 << 20), (host, 1 << 20)):
@@ -62,12 +62,21 @@ def test_out_of_memory_leaves_no_graph_and_no_allocation():
     limited = rmm.mr.LimitingResourceAdaptor(previous, allocation_limit=2 << 20)
     rmm.mr.set_current_device_resource(limited)
     try:
+        # A small build first: what the first build caches for good (kernel argument blocks,
+        # library workspaces) is not a leak of the failed one.
+        cgc.CompressedGraph(directed=False, format="ef").from_edge_chunks([frames[0].iloc[:100]])
+        gc.collect()
         before = limited.get_allocated_bytes()
         G = cgc.CompressedGraph(directed=False, format="ef")
-        with pytest.raises(MemoryError):
-            G.from_edge_chunks(frames, memory_budget=1 << 20)
-        gc.collect()
-        assert limited.get_allocated_bytes() == before
+        for _ in range(2):  # and failing twice holds no more than failing once
+            try:
+                G.from_edge_chunks(frames, memory_budget=1 << 20)
+            except MemoryError:
+                pass
+            else:
+                raise AssertionError("the build fit under a 2 MiB limit")
+            gc.collect()
+            assert limited.get_allocated_bytes() == before
         with pytest.raises(ValueError, match="empty"):
             G.number_of_vertices()
     finally:
