@@ -7,7 +7,8 @@ internal ids with :meth:`IdSet.internal`.  Only O(V) state is kept across pieces
 * ``renumber=False``: ids are used as they are; the set keeps the smallest id (a negative one
   is refused) and the largest (``V = largest + 1``).
 * Numeric ids, renumbered: the sorted distinct ids, merged piece by piece; internal ids are
-  ranks found by binary search.
+  ranks found by binary search, or in a table indexed by id when integer ids are dense (at
+  most ``DENSE_SPAN`` values per id).
 * Other ids (strings, categories...): the distinct ids as a Series of the frame library,
   sorted at the end; internal ids are found through an Index.
 """
@@ -16,6 +17,8 @@ from __future__ import annotations
 import numpy as np
 
 INT32_MAX = np.iinfo(np.int32).max
+#: Integer ids spanning at most this many times their count are looked up in a table.
+DENSE_SPAN = 2
 
 
 class IdSet:
@@ -40,6 +43,7 @@ class IdSet:
         self.xp, self.lib = xp, lib
         self._low = self._high = None  # renumber=False: the id range met
         self._ids = None  # renumbered: distinct ids so far (array, or Series)
+        self._table = None  # (lowest id, internal id of every id from it) when ids are dense
         self.num_vertices = None
         self.last_distinct = None  # distinct numeric ids of the last add
         self.renumber_map = None
@@ -81,6 +85,7 @@ class IdSet:
             ids = self._ids if self._ids is not None else self.xp.zeros(0, dtype=self.dtype)
             self.num_vertices = int(ids.size)
             self.renumber_map = lib.Series(ids, copy=False)  # pandas 3 would copy the array
+            self._table = self._dense_table(ids)
         else:
             ids = self._ids if self._ids is not None else lib.Series([], dtype=object)
             ids = ids.sort_values(ignore_index=True)
@@ -89,6 +94,21 @@ class IdSet:
             self._index = lib.Index(ids)
         self._ids = None
         return self.num_vertices
+
+    def _dense_table(self, ids):
+        """``(lowest id, table)`` with ``table[id - lowest]`` the internal id of every id, when
+        the ids are integers spanning at most ``DENSE_SPAN`` times their count (a gather per
+        lookup instead of a binary search); None otherwise."""
+        if self.dtype.kind not in "iu" or not ids.size:
+            return None
+        low, high = int(ids[0]), int(ids[-1])
+        span = high - low + 1
+        if span > DENSE_SPAN * ids.size or low < -(2**63) or high >= 2**63:
+            return None
+        xp = self.xp
+        table = xp.zeros(span, dtype=self.index_dtype)  # ids in between are never looked up
+        table[ids.astype(np.int64) - low] = xp.arange(ids.size, dtype=self.index_dtype)
+        return low, table
 
     @property
     def index_dtype(self) -> np.dtype:
@@ -100,6 +120,9 @@ class IdSet:
         xp = self.xp
         if not self.renumber:
             return values.astype(self.index_dtype, copy=False)
+        if self._table is not None:
+            low, table = self._table
+            return table[values.astype(np.int64) - low]
         if self.numeric:
             ids = self.renumber_map.to_numpy() if xp is np else self.renumber_map.values
             return xp.searchsorted(ids, values.astype(self.dtype, copy=False)).astype(
