@@ -125,6 +125,8 @@ def build(source: EdgeChunks, spec: BuildSpec, memory_budget=None, size_only: bo
 
 
 class _Build:
+    """One build: the passes of the module docstring, over ``source``, for ``spec``."""
+
     def __init__(self, source, spec, budget, progress):
         self.source, self.spec, self.budget = source, spec, budget
         self.progress = progress

@@ -27,8 +27,8 @@ class ChunkError(ValueError):
 
 @dataclass
 class Piece:
-    """Rows ``begin .. end - 1`` of chunk ``chunk``: id columns (arrays, or Series for ids that
-    are not numbers) and property arrays, in the build's array module."""
+    """Consecutive rows of chunk ``chunk``: id columns (arrays, or Series for ids that are not
+    numbers) and property arrays, in the build's array module."""
 
     chunk: int
     src: object

@@ -402,9 +402,10 @@ def estimate_nbytes(df, format="csr", source="source", destination="destination"
                     renumber=True, weight=None, **layout_params) -> int:
     """What ``nbytes`` of the graph built from ``df`` would be, without encoding it.
 
-    The edge list is validated, renumbered, symmetrized and deduplicated as
-    ``from_cudf_edgelist`` / ``from_pandas_edgelist`` would (a cuDF frame on the GPU, a pandas
-    frame on the host), then the layout predicts its size, exactly for every layout.
+    Runs the streaming build of ``from_cudf_edgelist`` / ``from_pandas_edgelist`` (a cuDF frame
+    on the GPU, a pandas frame on the host) up to its sizing step: the edges are validated,
+    renumbered, deduplicated and symmetrized range by range, and the layout's encoder records
+    the exact size of every list; no buffer of the structure is allocated.
 
     Parameters
     ----------
