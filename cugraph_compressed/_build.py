@@ -22,7 +22,6 @@ are: the result is the same for every chunking and every budget.
 """
 from __future__ import annotations
 
-import os
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 
@@ -46,12 +45,13 @@ from ._idset import IdSet
 from ._progress import Progress
 from ._source import ChunkError, EdgeChunks, pieces
 
-#: The default working budget: this fraction of the free memory (GPU memory for a device build,
-#: physical memory for a host build), at most ``DEFAULT_BUDGET_CAP`` bytes: beyond it more
-#: memory saves few passes, while users build graphs to save memory.
+#: The default working budget: this fraction of the memory where the graph is built (the GPU's
+#: for a device build, the machine's for a host build), at most ``DEFAULT_BUDGET_CAP`` bytes:
+#: beyond it more memory saves few passes, while users build graphs to save memory.  Not the
+#: free memory: an RMM pool holds memory the driver counts as used, and the same build should
+#: take the same passes wherever it runs.
 DEFAULT_BUDGET_FRACTION = 1 / 8
 DEFAULT_BUDGET_CAP = 2 << 30
-MIN_BUDGET = 1 << 20
 #: Rows of a piece and edges of an encoder run, at least: each costs a few kernel launches
 #: whatever its size, and a budget too small for this many (under a megabyte beyond it) would
 #: spend its time launching them.
@@ -66,14 +66,10 @@ PIECE_BYTES_PER_ROW = 48
 
 
 def default_budget(backend: str) -> int:
-    """:data:`DEFAULT_BUDGET_FRACTION` of the free memory, at most :data:`DEFAULT_BUDGET_CAP`."""
-    if backend == DEVICE:
-        import cupy
-
-        free = int(cupy.cuda.runtime.memGetInfo()[0])
-    else:
-        free = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    return max(MIN_BUDGET, min(int(free * DEFAULT_BUDGET_FRACTION), DEFAULT_BUDGET_CAP))
+    """:data:`DEFAULT_BUDGET_FRACTION` of the backend's memory, at most
+    :data:`DEFAULT_BUDGET_CAP`."""
+    return min(int(_backend.total_memory(backend) * DEFAULT_BUDGET_FRACTION),
+               DEFAULT_BUDGET_CAP)
 
 
 def check_budget(memory_budget) -> int | None:

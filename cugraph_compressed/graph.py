@@ -170,7 +170,8 @@ store_transposed, symmetrize, vertices
             Bytes of working memory: the build's peak stays within the final graph, this
             budget and O(V) vertex arrays, whatever the edge count (a single list larger than
             the budget is gathered whole).  A smaller budget means more passes over the
-            chunks.  Default: 1/8 of the free memory where the graph is built, at most 2 GiB.
+            chunks.  Default: 1/8 of the memory where the graph is built (GPU or host), at
+            most 2 GiB.
         progress : bool, optional
             Show the passes and chunks of the build on standard error.  Default: on a
             terminal, once the build has run a few seconds (``CUGRAPH_COMPRESSED_PROGRESS=0``
