@@ -36,8 +36,12 @@ from ._edgelist import (
     check_symmetrize,
     check_vertex_memory,
     check_vertices,
+    column_values,
     merge_directions,
+    pack_pairs,
     sort_and_dedup,
+    sorted_unique,
+    unpack_pairs,
     weight_dtype,
 )
 from ._ids import VertexIds
@@ -139,11 +143,12 @@ class _Build:
             self.progress.step(f"pass {self.stats['passes']} ({self.stage})", i, chunks)
             yield i, frame
 
-    def _pieces(self):
-        """One pass over the input as pieces, ids as arrays of internal ids."""
+    def _pieces(self, properties=True):
+        """One pass over the input as pieces, ids as arrays of internal ids (and the
+        properties, unless ``properties`` is False)."""
         for i, frame in self._frames():
             for piece in pieces(frame, i, self.source.columns, self.piece_rows, self.xp,
-                                self.ids.numeric):
+                                self.ids.numeric, properties):
                 piece.src = self.ids.internal(piece.src)
                 piece.dst = self.ids.internal(piece.dst)
                 yield piece
@@ -184,7 +189,7 @@ class _Build:
                 vertices = self._vertices()
                 self._new_ids(vertices)
             for piece in pieces(frame, i, source.columns, self.piece_rows, self.xp,
-                                self.ids is not None and self.ids.numeric):
+                                self.ids is not None and self.ids.numeric, properties=False):
                 self.ids.add(piece.src, source.where(i))
                 self.ids.add(piece.dst, source.where(i))
             total += len(frame)
@@ -195,7 +200,7 @@ class _Build:
             self._new_ids(vertices)
         distinct = None
         if vertices is not None:
-            self.ids.add(self._id_values(vertices))
+            self.ids.add(column_values(vertices, self.xp) if self.ids.numeric else vertices)
             distinct = self.ids.last_distinct if spec.renumber else None
         n = self.ids.finish()
         if not spec.renumber:
@@ -220,11 +225,6 @@ class _Build:
             vertices = vertices.to_pandas()
         check_id_series(vertices, "vertices", self.spec.renumber)
         return vertices.reset_index(drop=True)
-
-    def _id_values(self, series):
-        if not self.ids.numeric:
-            return series
-        return self.xp.asarray(series.to_numpy() if self.xp is np else series.values)
 
     def _new_ids(self, vertices):
         """The id set, from the first chunk's dtypes (cuGraph's rules for the vertex dtype)."""
@@ -279,7 +279,7 @@ class _Build:
         xp = self.xp
         self.stage = "counting edges per vertex"
         counts = xp.zeros(n, dtype=np.int64)
-        for piece in self._pieces():
+        for piece in self._pieces(properties=False):
             owner, neighbour = self._oriented(piece)
             counts += xp.bincount(owner, minlength=n)
             if not self.spec.directed:
@@ -384,10 +384,9 @@ class _Build:
         keys = xp.empty(capacity, dtype=np.uint64)
         front, back = 0, capacity  # forward keys fill from the front, kept-apart ones from the back
         for o, nb, _, backward in self._gathered(v0, v1):
-            k = (o.astype(np.uint64) << np.uint64(32)) | nb.astype(np.uint64)
+            k = pack_pairs(o, nb)
             if front + k.size > back:
-                raise ChunkError("the chunks gave more edges on a later pass than on the first: "
-                                 "they must be the same on every pass")
+                raise _more_edges_than_counted()
             if self._split(backward):
                 keys[back - k.size:back] = k
                 back -= k.size
@@ -395,15 +394,14 @@ class _Build:
                 keys[front:front + k.size] = k
                 front += k.size
             del k
-        forward = _unique_keys(keys[:front], xp)
-        backward = _unique_keys(keys[back:], xp) if back < capacity else None
+        forward = sorted_unique(keys[:front], xp)
+        backward = sorted_unique(keys[back:], xp) if back < capacity else None
         del keys
         if backward is not None:  # symmetrize=False: the input must hold both directions
             if forward.size != backward.size or not bool((forward == backward).all()):
                 raise _not_symmetric()
             del backward
-        src = (forward >> np.uint64(32)).astype(self.index_dtype)
-        dst = (forward & np.uint64(0xFFFFFFFF)).astype(self.index_dtype)
+        src, dst = unpack_pairs(forward, self.index_dtype)
         return src, dst, {}
 
     def _property_edges(self, v0, v1, capacity):
@@ -415,8 +413,7 @@ class _Build:
         for o, nb, p, backward in self._gathered(v0, v1):
             size = int(o.size)
             if front + size > back:
-                raise ChunkError("the chunks gave more edges on a later pass than on the first: "
-                                 "they must be the same on every pass")
+                raise _more_edges_than_counted()
             if backward:
                 at = slice(back - size, back)
                 back -= size
@@ -442,15 +439,9 @@ class _Build:
         return forward
 
 
-def _unique_keys(keys, xp):
-    """The distinct values of ``keys``, sorted (``keys`` is sorted in place)."""
-    keys.sort()
-    if keys.size < 2:
-        return keys.copy()
-    first = xp.empty(keys.size, dtype=bool)
-    first[0] = True
-    xp.not_equal(keys[1:], keys[:-1], out=first[1:])
-    return keys[first]
+def _more_edges_than_counted():
+    return ChunkError("the chunks gave more edges on a later pass than on the first: they must "
+                      "be the same on every pass")
 
 
 def _not_symmetric():

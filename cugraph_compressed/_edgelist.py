@@ -84,7 +84,8 @@ def edge_columns(input_df, source, destination, edge_attr, weight, edge_id, edge
     return source, destination, {k: v for k, v in names.items() if v is not None}
 
 
-def _column_values(series, xp):
+def column_values(series, xp):
+    """A numeric column's values as an array of ``xp`` (a view where the library allows)."""
     return xp.asarray(series.to_numpy() if xp is np else series.values)
 
 
@@ -172,7 +173,7 @@ def check_vertices(num_vertices, renumber, series, xp, distinct=None):
     with ``renumber=False`` exactly ``0 .. V-1`` in order.  ``distinct``: the number of
     distinct ids in ``series`` when already known (else counted with a hash table)."""
     given = len(series)
-    if not renumber and given == num_vertices and _is_range(_column_values(series, xp), xp):
+    if not renumber and given == num_vertices and _is_range(column_values(series, xp), xp):
         return  # 0 .. V-1 in order: distinct, so no need to count distinct ids (a hash table)
     if distinct is None:
         distinct = int(series.nunique())
@@ -262,13 +263,7 @@ def sort_and_dedup(src, dst, properties, num_vertices, xp):
         return src, dst, properties
     if not properties and num_vertices <= 2**32:
         # Fast path: one radix sort of packed (src, dst) keys, no permutation to carry.
-        key = xp.sort((src.astype(np.uint64) << np.uint64(32)) | dst.astype(np.uint64))
-        first = xp.empty(key.size, dtype=bool)
-        first[0] = True
-        xp.not_equal(key[1:], key[:-1], out=first[1:])
-        key = key[first]
-        return ((key >> np.uint64(32)).astype(src.dtype),
-                (key & np.uint64(0xFFFFFFFF)).astype(src.dtype), properties)
+        return (*unpack_pairs(sorted_unique(pack_pairs(src, dst), xp), src.dtype), properties)
     # Stable sorts from the least significant key up: weight, then (src, dst).
     order = xp.arange(src.size, dtype=np.int64)
     if "weight" in properties:
@@ -278,6 +273,33 @@ def sort_and_dedup(src, dst, properties, num_vertices, xp):
     first = _group_starts(src, dst, xp)
     order = order[first]
     return src[first], dst[first], {k: v[order] for k, v in properties.items()}
+
+
+def pack_pairs(src, dst):
+    """``(src, dst)`` pairs of ids below 2**32 as uint64 keys ordered like the pairs."""
+    return (src.astype(np.uint64) << np.uint64(32)) | dst.astype(np.uint64)
+
+
+def unpack_pairs(keys, dtype):
+    """The ``(src, dst)`` arrays of :func:`pack_pairs` keys, in ``dtype``."""
+    return ((keys >> np.uint64(32)).astype(dtype),
+            (keys & np.uint64(0xFFFFFFFF)).astype(dtype))
+
+
+def sorted_unique(values, xp):
+    """The distinct values of ``values``, sorted; ``values`` (a fresh array) is sorted in place
+    and returned itself when it holds no repeat, so the peak is one bool per value beyond it."""
+    values.sort()
+    if values.size < 2:
+        return values
+    repeat = values[1:] == values[:-1]
+    if not bool(repeat.any()):
+        return values
+    keep = xp.empty(values.size, dtype=bool)
+    keep[0] = True
+    xp.logical_not(repeat, out=keep[1:])
+    del repeat
+    return values[keep]
 
 
 def transpose_sorted(src, dst, properties, num_vertices, xp):

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._edgelist import sorted_unique
+
 INT32_MAX = np.iinfo(np.int32).max
 #: Integer ids spanning at most this many times their count are looked up in a table.
 DENSE_SPAN = 2
@@ -43,6 +45,7 @@ class IdSet:
         self.xp, self.lib = xp, lib
         self._low = self._high = None  # renumber=False: the id range met
         self._ids = None  # renumbered: distinct ids so far (array, or Series)
+        self._sorted = None  # renumbered numeric ids: the map's values, sorted
         self._table = None  # (lowest id, internal id of every id from it) when ids are dense
         self.num_vertices = None
         self.last_distinct = None  # distinct numeric ids of the last add
@@ -63,12 +66,12 @@ class IdSet:
             self._high = high if self._high is None else max(self._high, high)
             return
         if self.numeric:
-            distinct = _sorted_unique(values.astype(self.dtype, copy=True), xp)
+            distinct = sorted_unique(values.astype(self.dtype, copy=True), xp)
             self.last_distinct = int(distinct.size)
             if self._ids is not None:
                 merged = xp.concatenate([self._ids, distinct])
                 self._ids = distinct = None
-                distinct = _sorted_unique(merged, xp)
+                distinct = sorted_unique(merged, xp)
             self._ids = distinct
         else:
             parts = [values] if self._ids is None else [self._ids, values]
@@ -85,6 +88,7 @@ class IdSet:
             ids = self._ids if self._ids is not None else self.xp.zeros(0, dtype=self.dtype)
             self.num_vertices = int(ids.size)
             self.renumber_map = lib.Series(ids, copy=False)  # pandas 3 would copy the array
+            self._sorted = ids
             self._table = self._dense_table(ids)
         else:
             ids = self._ids if self._ids is not None else lib.Series([], dtype=object)
@@ -124,24 +128,8 @@ class IdSet:
             low, table = self._table
             return table[values.astype(np.int64) - low]
         if self.numeric:
-            ids = self.renumber_map.to_numpy() if xp is np else self.renumber_map.values
-            return xp.searchsorted(ids, values.astype(self.dtype, copy=False)).astype(
+            return xp.searchsorted(self._sorted, values.astype(self.dtype, copy=False)).astype(
                 self.index_dtype, copy=False)
         found = self._index.get_indexer(values)
         return xp.asarray(found).astype(self.index_dtype, copy=False)
 
-
-def _sorted_unique(values, xp):
-    """The distinct values of ``values``, sorted; ``values`` (a fresh array) is sorted in place
-    and returned itself when it holds no repeat, so the peak is one bool per value beyond it."""
-    values.sort()
-    if values.size < 2:
-        return values
-    repeat = values[1:] == values[:-1]
-    if not bool(repeat.any()):
-        return values
-    keep = xp.empty(values.size, dtype=bool)
-    keep[0] = True
-    xp.logical_not(repeat, out=keep[1:])
-    del repeat
-    return values[keep]

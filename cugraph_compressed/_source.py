@@ -18,7 +18,7 @@ import numpy as np
 
 from . import _backend
 from ._backend import DEVICE, HOST
-from ._edgelist import check_id_series, check_property_series, edge_columns
+from ._edgelist import check_id_series, check_property_series, column_values, edge_columns
 
 
 class ChunkError(ValueError):
@@ -188,18 +188,22 @@ def _has(frame, label) -> bool:
         return False
 
 
-def pieces(frame, i: int, columns, piece_rows: int, xp, numeric_ids: bool):
+def pieces(frame, i: int, columns, piece_rows: int, xp, numeric_ids: bool,
+           properties: bool = True):
     """The rows of ``frame`` (chunk ``i``) as :class:`Piece` objects of at most ``piece_rows``
     rows: numeric columns as arrays of ``xp`` (views where the library allows), other id
-    types as Series slices; weights of integer dtype cast to floats as cuGraph does."""
+    types as Series slices; weights of integer dtype cast to floats as cuGraph does.  With
+    ``properties=False`` (passes that read ids only) no property is read."""
     source, destination, props = columns
+    if not properties:
+        props = {}
     n = len(frame)
     if n == 0:
         return
     src, dst = frame[source], frame[destination]
     if numeric_ids:
-        src, dst = _values(src, xp), _values(dst, xp)
-    values = {name: _values(frame[label], xp) for name, label in props.items()}
+        src, dst = column_values(src, xp), column_values(dst, xp)
+    values = {name: column_values(frame[label], xp) for name, label in props.items()}
     if "weight" in values and values["weight"].dtype.kind != "f":
         w = values["weight"]
         values["weight"] = w.astype(np.float32 if w.dtype.itemsize <= 4 else np.float64)
@@ -212,6 +216,3 @@ def pieces(frame, i: int, columns, piece_rows: int, xp, numeric_ids: bool):
             s, d = src.iloc[cut].reset_index(drop=True), dst.iloc[cut].reset_index(drop=True)
         yield Piece(i, s, d, {k: v[cut] for k, v in values.items()})
 
-
-def _values(series, xp):
-    return xp.asarray(series.to_numpy() if xp is np else series.values)

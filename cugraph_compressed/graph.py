@@ -17,7 +17,7 @@ from ._args import check_bool
 from ._backend import DEVICE, HOST
 from ._build import BuildSpec, build
 from ._edgelist import transpose_sorted
-from ._source import EdgeChunks
+from ._source import EdgeChunks, backend_of
 from .formats import layout_class
 from .formats.base import plain_csr_nbytes
 from .graph_view import OUT, Adjacency, GraphView
@@ -421,11 +421,8 @@ def estimate_nbytes(df, format="csr", source="source", destination="destination"
     **layout_params
         The layout's parameters.
     """
-    if _backend.is_cudf_object(df) and hasattr(df, "columns"):
-        backend = DEVICE
-    elif _backend.is_pandas_object(df) and hasattr(df, "columns"):
-        backend = HOST
-    else:
+    backend = backend_of(df)
+    if backend is None:
         raise TypeError(f"df must be a cudf or pandas DataFrame, got {type(df).__name__}")
     graph = CompressedGraph(directed=directed, format=format, **layout_params)
     spec = graph._spec(source, destination, None, weight, None, None, renumber, False, None,
