@@ -31,7 +31,8 @@ INT32_MAX = np.iinfo(np.int32).max
 EDGE_PROPERTIES = ("weight", "edge_id", "edge_type")
 
 
-def _is_column(name, columns) -> bool:
+def is_column(name, columns) -> bool:
+    """Whether ``name`` is a label of ``columns`` (False for an unhashable name)."""
     try:
         return name in columns
     except TypeError:  # unhashable, e.g. a list
@@ -41,12 +42,12 @@ def _is_column(name, columns) -> bool:
 def _column_name(name, what: str, columns):
     """The label of the id column ``name`` names: any label of the frame (a string, an integer
     as ``read_csv(header=None)`` gives, a tuple of a MultiIndex...), or a list of one label."""
-    if _is_column(name, columns):
+    if is_column(name, columns):
         return name
-    if isinstance(name, list) and len(name) == 1 and _is_column(name[0], columns):
+    if isinstance(name, list) and len(name) == 1 and is_column(name[0], columns):
         return name[0]
     if isinstance(name, (list, tuple)) and len(name) > 1 and all(
-            _is_column(n, columns) for n in name):
+            is_column(n, columns) for n in name):
         raise NotImplementedError(
             f"{what}={name!r}: vertices identified by several columns are not supported; "
             "combine them into one column first"
@@ -74,7 +75,7 @@ def edge_columns(input_df, source, destination, edge_attr, weight, edge_id, edge
             )
         names = dict(zip(EDGE_PROPERTIES, attrs))
     wanted = [source, destination] + [n for n in names.values() if n is not None]
-    missing = [n for n in wanted if not _is_column(n, input_df.columns)]
+    missing = [n for n in wanted if not is_column(n, input_df.columns)]
     if missing:
         raise ValueError(
             f"columns {missing!r} are not in the edge frame "

@@ -18,7 +18,13 @@ import numpy as np
 
 from . import _backend
 from ._backend import DEVICE, HOST
-from ._edgelist import check_id_series, check_property_series, column_values, edge_columns
+from ._edgelist import (
+    check_id_series,
+    check_property_series,
+    column_values,
+    edge_columns,
+    is_column,
+)
 
 
 class ChunkError(ValueError):
@@ -133,7 +139,7 @@ class EdgeChunks:
             self.backend = kind
         if self.columns is not None:
             wanted = self.labels()
-            missing = [c for c in wanted if not _has(frame, c)]
+            missing = [c for c in wanted if not is_column(c, frame.columns)]
             if missing:
                 raise ChunkError(f"{self.where(i)}columns {missing!r} are not in this chunk "
                                  f"(its columns: {list(frame.columns)!r})")
@@ -179,13 +185,6 @@ class EdgeChunks:
             if dtype != self.dtypes[label]:
                 raise ChunkError(f"{where}column {label!r} has dtype {dtype}, the chunks before "
                                  f"it {self.dtypes[label]}: give every chunk the same dtypes")
-
-
-def _has(frame, label) -> bool:
-    try:
-        return label in frame.columns
-    except TypeError:
-        return False
 
 
 def pieces(frame, i: int, columns, piece_rows: int, xp, numeric_ids: bool,
