@@ -377,7 +377,7 @@ class _Build:
     def _split(self, backward: bool) -> bool:
         """Whether backward parts are kept apart: undirected edges are deduplicated per
         direction before the directions merge (weights) or are compared (symmetrize=False)."""
-        return backward and not (self.symmetrize and self._keyed())
+        return backward and not self.spec.directed and not (self.symmetrize and self._keyed())
 
     def _keyed_edges(self, v0, v1, capacity):
         xp = self.xp
@@ -395,7 +395,7 @@ class _Build:
                 front += k.size
             del k
         forward = sorted_unique(keys[:front], xp)
-        backward = sorted_unique(keys[back:], xp) if back < capacity else None
+        backward = sorted_unique(keys[back:], xp) if self._split(True) else None
         del keys
         if backward is not None:  # symmetrize=False: the input must hold both directions
             if forward.size != backward.size or not bool((forward == backward).all()):
@@ -425,7 +425,7 @@ class _Build:
                 props[name][at] = values
         forward = sort_and_dedup(owner[:front], neighbour[:front],
                                  {k: v[:front] for k, v in props.items()}, n, xp)
-        if back == capacity:
+        if self.spec.directed:
             return forward
         backward = sort_and_dedup(owner[back:], neighbour[back:],
                                   {k: v[back:] for k, v in props.items()}, n, xp)

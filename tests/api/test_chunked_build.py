@@ -281,3 +281,20 @@ def test_parquet_files_build_the_graph_of_their_rows(tmp_path):
     G = cgc.CompressedGraph(format="fl").from_edge_chunks(parquet_chunks(tmp_path),
                                                           weight="weight", memory_budget=3000)
     assert_matches_reference(G, df, "fl", {}, False, True, weight="weight")
+
+
+@pytest.mark.parametrize("weight", [None, "w"])
+def test_symmetrize_false_checks_every_range(weight):
+    """Undirected input given both ways builds with symmetrize=False under any budget; input
+    missing one direction is refused, also when the range that lacks it has no edge into it."""
+    df = pd.DataFrame({"source": [0, 0, 1, 2, 3, 4], "destination": [1, 2, 0, 0, 4, 3],
+                       "w": np.float32([1, 2, 1, 2, 5, 5])})
+    for budget in (1, 10**9):
+        G = cgc.CompressedGraph(directed=False).from_edge_chunks(
+            cut(df, [2, 3]), weight=weight, symmetrize=False, memory_budget=budget)
+        assert_matches_reference(G, df, "csr", {}, False, True, weight=weight)
+    one_way = df.iloc[[0, 1, 4, 5]]  # 0 -> 1 and 0 -> 2 without their reverses
+    for budget in (1, 10**9):
+        with pytest.raises(ValueError, match="not symmetric"):
+            cgc.CompressedGraph(directed=False).from_edge_chunks(
+                [one_way], weight=weight, symmetrize=False, memory_budget=budget)
