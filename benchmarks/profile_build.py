@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """Where the time of one graph build goes: cProfile of ``from_cudf_edgelist`` (or
 ``from_pandas_edgelist`` with ``--backend host``) on an R-MAT graph, per layout, sorted by
-cumulative time.  On the GPU each CuPy call that waits for the device shows up as time in it.
+cumulative time.  Device builds run on an RMM pool (as in the benchmarks); run them with
+``CUDA_LAUNCH_BLOCKING=1`` so every launch waits for its kernel and the device time lands in
+the Python call that launched it, not in the next one that synchronizes.
 
-    python3 benchmarks/profile_build.py --scale 22 --formats ef cgr --top 40
+    CUDA_LAUNCH_BLOCKING=1 python3 benchmarks/profile_build.py --scale 22 --formats ef cgr
+    CUDA_LAUNCH_BLOCKING=1 python3 benchmarks/profile_build.py --scale 26 --chunks --budget 16e9
 """
 import argparse
 import cProfile
@@ -18,7 +21,7 @@ if str(ROOT) not in sys.path:  # run from a checkout without installing
     sys.path.insert(0, str(ROOT))
 
 from cugraph_compressed import CompressedGraph  # noqa: E402
-from cugraph_compressed.generators import rmat_edgelist  # noqa: E402
+from cugraph_compressed.generators import rmat_chunks, rmat_edgelist  # noqa: E402
 
 
 def main(argv=None):
@@ -27,19 +30,36 @@ def main(argv=None):
     p.add_argument("--formats", nargs="+", default=["ef", "cgr"])
     p.add_argument("--backend", choices=("host", "device"), default="device")
     p.add_argument("--undirected", action="store_true")
+    p.add_argument("--chunks", action="store_true",
+                   help="build from rmat_chunks (made once, kept) with from_edge_chunks")
+    p.add_argument("--budget", type=float, help="memory_budget in bytes")
     p.add_argument("--top", type=int, default=40)
     args = p.parse_args(argv)
-    df = rmat_edgelist(args.scale, seed=42, backend=args.backend)
+    budget = None if args.budget is None else int(args.budget)
+    if args.backend == "device":
+        import cupy
+        import rmm
+        from rmm.allocators.cupy import rmm_cupy_allocator
+
+        rmm.reinitialize(pool_allocator=True)
+        cupy.cuda.set_allocator(rmm_cupy_allocator)
+    if args.chunks:
+        df = list(rmat_chunks(args.scale, seed=42, backend=args.backend))
+    else:
+        df = rmat_edgelist(args.scale, seed=42, backend=args.backend)
 
     def build(fmt):
         G = CompressedGraph(directed=not args.undirected, format=fmt)
-        if args.backend == "device":
+        if args.chunks:
+            G.from_edge_chunks(df, renumber=False, memory_budget=budget)
+        elif args.backend == "device":
             G.from_cudf_edgelist(df, renumber=False)
+        else:
+            G.from_pandas_edgelist(df, renumber=False)
+        if args.backend == "device":
             import cupy
 
             cupy.cuda.runtime.deviceSynchronize()
-        else:
-            G.from_pandas_edgelist(df, renumber=False)
         return G
 
     for fmt in args.formats:
