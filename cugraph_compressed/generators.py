@@ -22,8 +22,9 @@ its own (seed-independent) scrambling, so host and device graphs differ for the 
 
 :func:`rmat_chunks` is the generator for streaming builds and graphs larger than memory: a
 counter-based stream in which every edge is a pure function of its index, generated chunk by
-chunk, lazily, with the same bits from NumPy and CuPy.  Its edges follow the same distribution
-but are not those of :func:`rmat_edgelist`.
+chunk, lazily, with the same bits from NumPy on the host and, on the device, from one CUDA
+kernel per chunk (``generators.cu``) that computes each edge in registers.  Its edges follow
+the same distribution but are not those of :func:`rmat_edgelist`.
 """
 
 import dataclasses
@@ -31,9 +32,12 @@ import functools
 import numbers
 import operator
 import sys
+from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
+
+from .kernels import get_kernel, grid_size, register
 
 __all__ = ["RMATChunks", "check_arguments", "rmat_chunks", "rmat_edgelist",
            "scramble_vertex_ids"]
@@ -50,6 +54,9 @@ _GOLDEN = 0x9E3779B97F4A7C15              # SplitMix64's increment
 _MIX = ((30, 0xBF58476D1CE4E5B9), (27, 0x94D049BB133111EB), (31, None))
 _FEISTEL_ROUNDS = 4
 _HOST_BLOCK = 1 << 15                     # host edges per pass: temporaries stay in cache
+_KERNELS = Path(__file__).with_name("generators.cu")   # the device's counter-based stream
+_KERNEL_IDS = {np.dtype(np.int32): "int", np.dtype(np.int64): "long long"}   # per _id_dtype
+_BLOCK = 256                              # rmat::BLOCK in generators.cu
 
 
 def rmat_edgelist(scale, edge_factor=16, *, a=0.57, b=0.19, c=0.19, seed=42, scramble=True,
@@ -140,10 +147,11 @@ def rmat_chunks(scale, edge_factor=16, *, a=0.57, b=0.19, c=0.19, seed=42, scram
     index ``i`` in ``[0, edge_factor * 2**scale)``: a counter-based hash of ``(seed, i)``, not
     a sequential random stream.  So chunk ``k`` regenerates exactly the same edges every time
     it is asked for (a build may read its input several times without storing it), the edges
-    do not depend on how they are cut into chunks, and NumPy and CuPy compute the same bits
-    (only wrapping uint64 multiply, add, xor and shifts, integer comparisons, and exact integer
-    to float conversions).  Nothing is generated until a chunk is asked for; the returned
-    object holds only the arguments, so it is cheap to pickle and send to workers.
+    do not depend on how they are cut into chunks, and NumPy and the device's CUDA kernel
+    compute the same bits (only wrapping uint64 multiply, add, xor and shifts, integer
+    comparisons, and exact integer to float conversions).  Nothing is generated until a chunk
+    is asked for; the returned object holds only the arguments, so it is cheap to pickle and
+    send to workers.
 
     The stream, in uint64 arithmetic modulo ``2**64`` (so that it can be reproduced elsewhere):
 
@@ -189,7 +197,8 @@ def rmat_chunks(scale, edge_factor=16, *, a=0.57, b=0.19, c=0.19, seed=42, scram
         ``backend="device"`` a chunk must have fewer than ``2**31`` rows (one cuDF column).
     backend : {"host", "device"}, default "host"
         ``"host"``: chunks are pandas DataFrames computed with NumPy; ``"device"``: cuDF
-        DataFrames computed with CuPy on the current device (no host round trip).
+        DataFrames computed on the current device by one CUDA kernel launch per chunk, which
+        writes the columns directly (no host round trip, no temporaries).
 
     Returns
     -------
@@ -501,7 +510,7 @@ class _Stream(NamedTuple):
 
 
 def _mix(x):
-    """SplitMix64's finaliser, in place on a uint64 array of NumPy or CuPy (wraps mod 2**64)."""
+    """SplitMix64's finaliser, in place on a uint64 NumPy array (wraps mod 2**64)."""
     for shift, multiplier in _MIX:
         x ^= x >> np.uint64(shift)
         if multiplier is not None:
@@ -509,32 +518,32 @@ def _mix(x):
     return x
 
 
-def _counter_edges(xp, stream, start, stop):
+def _counter_edges(stream, start, stop):
     """Edges start .. stop-1 of the stream: (source, destination, weight or None), uint64 ids.
 
-    Written once against the array module `xp` (NumPy or CuPy) with operations whose results
-    both define exactly, so both give the same bits.
+    The host's generator, and the reference that the device's kernel (``generators.cu``)
+    matches bit for bit: NumPy, one level at a time over a block of edges.
     """
     scale = stream.scale
-    key = xp.arange(stop - start, dtype=xp.uint64)
+    key = np.arange(stop - start, dtype=np.uint64)
     key += np.uint64(start)                    # edge indices, added in integers
     key *= np.uint64(_GOLDEN)
     key ^= np.uint64(stream.edge_key)
     _mix(key)
-    src = xp.zeros_like(key)
-    dst = xp.zeros_like(key)
-    draw = xp.empty_like(key)
-    u = xp.empty_like(key)
+    src = np.zeros_like(key)
+    dst = np.zeros_like(key)
+    draw = np.empty_like(key)
+    u = np.empty_like(key)
     t1, t2, t3 = (np.uint64(t) for t in stream.cuts)
     low32 = np.uint64(0xFFFFFFFF)
     one = np.uint64(1)
     for level in range(scale):
         if level % 2 == 0:
-            xp.add(key, np.uint64((level // 2 + 1) * _GOLDEN & _MASK64), out=draw)
+            np.add(key, np.uint64((level // 2 + 1) * _GOLDEN & _MASK64), out=draw)
             _mix(draw)
-            xp.right_shift(draw, np.uint64(32), out=u)
+            np.right_shift(draw, np.uint64(32), out=u)
         else:
-            xp.bitwise_and(draw, low32, out=u)
+            np.bitwise_and(draw, low32, out=u)
         # Quadrants in the order (0,0) (0,1) (1,0) (1,1) on [0, 2**32): the source bit is
         # u >= T2, the destination bit is 1 in the second and fourth: (u>=T1)^(u>=T2)^(u>=T3).
         above2 = u >= t2
@@ -547,11 +556,11 @@ def _counter_edges(xp, stream, start, stop):
         dst |= dst_bit
     weight = None
     if stream.weighted:
-        xp.add(key, np.uint64(((scale + 1) // 2 + 1) * _GOLDEN & _MASK64), out=draw)
+        np.add(key, np.uint64(((scale + 1) // 2 + 1) * _GOLDEN & _MASK64), out=draw)
         _mix(draw)
         draw >>= np.uint64(40)
         draw += one
-        weight = draw.astype(xp.float32)      # at most 2**24: exact
+        weight = draw.astype(np.float32)      # at most 2**24: exact
         weight *= np.float32(2.0**-24)        # a power of two: exact
     if stream.scramble:
         src = _feistel(src, scale, stream.round_keys)
@@ -587,19 +596,41 @@ def _host_chunk(stream, start, stop):
         columns["weight"] = np.empty(m, dtype=np.float32)
     for lo in range(start, stop, _HOST_BLOCK):
         hi = min(lo + _HOST_BLOCK, stop)
-        parts = _counter_edges(np, stream, lo, hi)
+        parts = _counter_edges(stream, lo, hi)
         for out, part in zip(columns.values(), parts):
             out[lo - start:hi - start] = part     # ids < 2**scale: the cast is exact
     return pd.DataFrame(columns, copy=False)
 
 
 def _device_chunk(stream, start, stop):
+    """One launch of ``rmat_edges`` (``generators.cu``) writes the chunk's final columns."""
     import cudf
     import cupy
 
     dtype = _id_dtype(stream.scale)
-    src, dst, weight = _counter_edges(cupy, stream, start, stop)
-    columns = {"source": src.astype(dtype), "destination": dst.astype(dtype)}
-    if weight is not None:
+    m = stop - start
+    src = cupy.empty(m, dtype=dtype)
+    dst = cupy.empty(m, dtype=dtype)
+    weight = cupy.empty(m if stream.weighted else 0, dtype=cupy.float32)  # unread if empty
+    kernel = get_kernel(_KERNELS, f"rmat_edges<{_KERNEL_IDS[dtype]}>", _instantiations())
+    keys = (stream.edge_key, *stream.round_keys, *stream.cuts)
+    kernel((grid_size(m, _BLOCK),), (_BLOCK,),
+           (np.uint64(start), np.int64(m), *(np.uint64(k) for k in keys),
+            np.int32(stream.scale), np.int32(stream.scramble), np.int32(stream.weighted),
+            src, dst, weight))
+    # A finished chunk: a consumer on another stream may read it at once, and timing the
+    # generator (benchmarks/streaming_build.py) times the kernel, not its launch.
+    cupy.cuda.get_current_stream().synchronize()
+    columns = {"source": src, "destination": dst}
+    if stream.weighted:
         columns["weight"] = weight
-    return cudf.DataFrame(columns)
+    # cuDF wraps CuPy arrays through the CUDA array interface without copying (the frame keeps
+    # them alive); weights are never NaN, so nan_as_null=False spares a scan of them.
+    return cudf.DataFrame(columns, nan_as_null=False)
+
+
+def _instantiations():
+    return [f"rmat_edges<{name}>" for name in _KERNEL_IDS.values()]
+
+
+register(_KERNELS, _instantiations)

@@ -1,6 +1,6 @@
 """The R-MAT generators: distribution, id range, dtypes, determinism, scrambling, validation;
-for the counter-based chunks also independence from the chunking, the documented stream, and
-host/device bit identity."""
+for the counter-based chunks also independence from the chunking and the documented stream
+(host/device bit identity: test_gpu_generators.py)."""
 
 import math
 import pickle
@@ -482,25 +482,3 @@ def test_chunk_arguments_accept_numpy_scalars():
     chunks = rmat_chunks(np.int64(6), np.int32(2), a=np.float32(0.5), seed=np.uint64(2**63),
                          chunk_edges=np.int16(100))
     assert (len(chunks), len(chunks[0])) == (2, 100)
-
-
-@pytest.mark.gpu  # conftest skips (or fails, on GPU hosts) without cuDF, cuGraph and RMM
-@pytest.mark.parametrize("scale,edge_factor,kwargs", [
-    (12, 16, {}),
-    (13, 4, {"scramble": False, "weighted": True, "a": 0.45, "b": 0.15, "c": 0.3}),
-    (33, 1, {"weighted": True, "seed": 2**64 - 1}),
-])
-def test_device_chunks_equal_host_chunks_bit_for_bit(scale, edge_factor, kwargs):
-    chunk_edges = 20000
-    device = rmat_chunks(scale, edge_factor, chunk_edges=chunk_edges, backend="device", **kwargs)
-    host = rmat_chunks(scale, edge_factor, chunk_edges=chunk_edges, **kwargs)
-    assert len(device) == len(host)
-    for k in (0, len(host) // 2, -1):
-        df = device[k]
-        assert type(df).__module__.startswith("cudf")
-        got, expected = df.to_pandas(), host[k]
-        assert list(got.columns) == list(expected.columns)
-        assert [str(t) for t in got.dtypes] == [str(t) for t in expected.dtypes]
-        for col in expected.columns:     # bits, not values: weights compared as integers
-            assert np.array_equal(got[col].to_numpy().view(np.uint8),
-                                  expected[col].to_numpy().view(np.uint8)), (k, col)

@@ -4,7 +4,7 @@ from pathlib import Path
 import pytest
 
 import cugraph_compressed  # noqa: F401  (registers the kernel sources)
-from cugraph_compressed import kernels
+from cugraph_compressed import generators, kernels  # noqa: F401  (generators: not in the package)
 
 PACKAGE = Path(cugraph_compressed.__file__).parent
 EM_CUDA = 190
