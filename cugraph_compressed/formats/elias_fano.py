@@ -112,9 +112,12 @@ Invariants (checked by :meth:`EliasFanoLists.validate`, numbered in its messages
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from .. import _backend
+from ..kernels import get_kernel, grid_size, register
 from .base import (
     Layout,
     RangeEncoder,
@@ -133,6 +136,13 @@ MAX_K = 2**32
 MAX_BLOCK_SIZE = 2**16
 VALUE_LIMIT = 2**32  # values are below this
 CHUNK_EDGES = 1 << 22  # values per encoder run (whole rows of lists): bounds its temporaries
+#: Values per run of the device encoder, which keeps nothing per value: fewer, longer runs.
+DEVICE_CHUNK_EDGES = 1 << 24
+#: Bytes per value of a run the device encoder may allocate: its kernels allocate nothing per
+#: value (per list about 25: value and bit offsets, l), but a run's list ids are copied to
+#: int64 when their dtype cannot number every list (``searchable``), and ids narrower than 32
+#: bits or strided are copied for the kernels (``_words``): at most 8 + 8.
+DEVICE_WORK_BYTES_PER_EDGE = 16
 _ROW_COLUMNS = 4
 
 __all__ = ["EliasFanoLayout", "EliasFanoLists", "EliasFanoEncoder", "ef_bound_bits",
@@ -641,6 +651,108 @@ def _data_fields(owner, values, first, start, l, m, w_fp, n, xp, k):
     return xp.concatenate([v for v, _ in parts]), xp.concatenate([p for _, p in parts])
 
 
+# -- the device encoder: the steps above as kernels (elias_fano.cu), one pass each -------------
+KERNELS = Path(__file__).with_name("elias_fano.cu")
+_BLOCK = 256
+_WORDS = {4: (np.uint32, "uint32_t"), 8: (np.uint64, "uint64_t")}  # itemsize: id words, C type
+
+
+def _instantiations():
+    words = [ctype for _, ctype in _WORDS.values()]
+    pairs = [f"{o}, {v}" for o in words for v in words]
+    return ([f"ef_check<{p}>" for p in pairs] + [f"ef_codes<{p}>" for p in pairs]
+            + [f"ef_entries<{v}>" for v in words] + ["ef_rows", "ef_records"])
+
+
+register(KERNELS, _instantiations)
+
+
+def _launch(name, items, *args, types=()):
+    """Run kernel ``name`` (``types``: its template arguments) over ``items`` items."""
+    expression = f"{name}<{', '.join(types)}>" if types else name
+    kernel = get_kernel(KERNELS, expression, _instantiations())
+    kernel((grid_size(items, _BLOCK),), (_BLOCK,), args)
+
+
+def _words(ids):
+    """A CuPy integer array as the kernels read it: ``(words, C type, signed)``, ``words`` a
+    contiguous unsigned 32- or 64-bit view of it (a copy only when it is narrower than 32 bits
+    or strided)."""
+    import cupy as cp
+
+    signed = ids.dtype.kind == "i"
+    if ids.dtype.itemsize < 4:
+        ids = ids.astype(np.int32 if signed else np.uint32)
+    dtype, ctype = _WORDS[ids.dtype.itemsize]
+    return cp.ascontiguousarray(ids).view(dtype), ctype, signed
+
+
+def _device_input_ok(owner, values, num_lists, value_bound) -> bool:
+    """True when one kernel pass finds nothing that :func:`_check_input` refuses (values
+    bounded by ``value_bound``); False leaves it to those checks, which name the first bad
+    entry (and to the shape and dtype errors, not looked at here)."""
+    import cupy as cp
+
+    if (owner.ndim != 1 or values.ndim != 1 or owner.size != values.size or not owner.size
+            or owner.dtype.kind not in "iu" or values.dtype.kind not in "iu"):
+        return False
+    (o, o_type, o_signed), (v, v_type, v_signed) = _words(owner), _words(values)
+    bad = cp.zeros(1, dtype=np.uint32)
+    _launch("ef_check", o.size, o, v, np.int64(o.size), np.int32(o_signed), np.int32(v_signed),
+            np.int64(num_lists), np.int64(value_bound), bad, types=(o_type, v_type))
+    return not int(bad[0])
+
+
+def _device_entries(owner, values, a, b, k, B):
+    """:func:`_entry_numbers` on the GPU for entries ``a .. b - 1`` (``values`` from
+    :func:`_words`): ``first`` and ``start``, the run-local value and bit offsets (from 0,
+    ``b - a + 1`` each), and ``l`` (uint8, zero-padded to whole rows of ``B``)."""
+    import cupy as cp
+
+    count = b - a
+    first = first_entries(owner, a, b + 1, cp)
+    l = cp.zeros(-(-count // B) * B, dtype=np.uint8)
+    sizes = cp.zeros(count + 1, dtype=np.int64)
+    words, ctype, _ = values
+    _launch("ef_entries", count, words, first, np.int64(count), np.int64(k), l, sizes,
+            types=(ctype,))
+    return first, cp.cumsum(sizes), l
+
+
+def _size_run_device(blocks, owner, values, a, b, value_base, data_bits, record_bits, k, B):
+    """:func:`_size_run` on the GPU (``values`` from :func:`_words`): the same rows, the same
+    return, one host sync."""
+    import cupy as cp
+
+    first, start, l = _device_entries(owner, values, a, b, k, B)
+    num_rows = l.size // B
+    rows = blocks[a // B:a // B + num_rows]
+    record_sizes = cp.full(num_rows + 1, record_bits, dtype=np.int64)
+    _launch("ef_rows", num_rows, first, start, l.reshape(num_rows, B).max(axis=1),
+            np.int64(b - a), np.int64(B), np.int64(value_base), np.int64(data_bits), rows,
+            record_sizes)
+    record_at = cp.cumsum(record_sizes)
+    rows[:, 2] = record_at[:-1]
+    data_end, record_end = _backend.to_host(cp.stack([start[-1], record_at[-1]])).tolist()
+    return data_bits + data_end, record_end
+
+
+def _write_run_device(encoder, owner, values, a, b, value_base):
+    """The records of entries ``a .. b - 1`` and the codes of their lists (``owner`` and
+    ``values`` the run's entries, the first of them value ``value_base``) ORed into the
+    encoder's streams on the GPU: one pass over the entries, one over the values."""
+    k, B, blocks = encoder.k, encoder.block_size, encoder.blocks
+    values = _words(values)
+    first, start, l = _device_entries(owner, values, a, b, k, B)
+    bit_base = blocks[a // B, 1:2]  # the run's first data bit, as sized (read on the device)
+    _launch("ef_records", b - a, blocks, first, start, l, bit_base, np.int64(a), np.int64(b - a),
+            np.int64(value_base), np.int32(B.bit_length() - 1), encoder.records)
+    if int(owner.size):
+        (o, o_type, _), (v, v_type, _) = _words(owner), values
+        _launch("ef_codes", o.size, o, v, np.int64(o.size), np.int64(a), first, start, l,
+                bit_base, np.int64(k), encoder.data, types=(o_type, v_type))
+
+
 # -- the graph layout ------------------------------------------------------------------------
 class EliasFanoLayout(Layout):
     """Out-neighbour lists coded with Elias-Fano, bit-contiguous, with forward pointers every
@@ -717,6 +829,14 @@ class EliasFanoEncoder(RangeEncoder):
     streams (words shared with the neighbouring ranges included), in any order.  Across
     ranges it keeps ``blocks`` (4 words per ``block_size`` lists) and two bit counts.
 
+    With NumPy every step is whole-array work (the reference).  With CuPy each step is a
+    kernel of ``elias_fano.cu`` writing the same bits: the input checks in one pass over a
+    run's values, per-list numbers and rows in one pass over its lists, then the records in
+    one pass over its lists and the codes in one pass over its values, every field ORed into
+    its stream with atomics; nothing is allocated per value, so device runs are longer
+    (``DEVICE_CHUNK_EDGES``) and budgeted builds size them by ``DEVICE_WORK_BYTES_PER_EDGE``
+    (the instance's :attr:`work_bytes_per_edge`).
+
     ``what`` names a list in the input errors; ``value_bound`` None bounds values by the
     vertex count (the layout), else values are only checked to fit 32 bits (the codec).
     """
@@ -741,6 +861,9 @@ class EliasFanoEncoder(RangeEncoder):
                                dtype=np.int64)
         self.data_bits = self.record_bits = 0
         self.records = self.data = None
+        if xp is not np:  # the kernels keep nothing per value: longer runs, a smaller figure
+            self.layout_chunk_edges = DEVICE_CHUNK_EDGES
+            self.work_bytes_per_edge = DEVICE_WORK_BYTES_PER_EDGE
 
     @classmethod
     def for_lists(cls, num_lists, xp, params, what):
@@ -748,10 +871,15 @@ class EliasFanoEncoder(RangeEncoder):
         return cls(EliasFanoLayout, num_lists, xp, params, what, VALUE_LIMIT)
 
     layout_chunk_edges = CHUNK_EDGES
+    #: The host path's figure (NumPy temporaries); a device encoder has its own,
+    #: DEVICE_WORK_BYTES_PER_EDGE.
     work_bytes_per_edge = 192  # measured 168
 
     def _check(self, src, dst, first_entry):
         xp, n = self.xp, self.num_vertices
+        bound = n if self.value_bound is None else self.value_bound
+        if xp is not np and _device_input_ok(src, dst, n, bound):
+            return  # else the checks below find the bad entry, with their messages
         if self.value_bound is None and int(dst.size) and int(dst.max()) >= n:
             at = int(xp.argmax(dst >= n))
             raise ValueError(f"list of vertex {int(src[at])} holds neighbour {int(dst[at])}, "
@@ -768,9 +896,14 @@ class EliasFanoEncoder(RangeEncoder):
     def _size(self, v0, v1, src, dst, first_edge):
         src, runs = self._entry_runs(v0, v1, src)
         for a, b, e0, e1 in runs:
-            self.data_bits, self.record_bits = _size_run(
-                self.blocks, src[e0:e1], dst[e0:e1], a, b, first_edge + e0, self.data_bits,
-                self.record_bits, self.xp, self.k, self.block_size)
+            if self.xp is np:
+                self.data_bits, self.record_bits = _size_run(
+                    self.blocks, src[e0:e1], dst[e0:e1], a, b, first_edge + e0, self.data_bits,
+                    self.record_bits, self.xp, self.k, self.block_size)
+            else:
+                self.data_bits, self.record_bits = _size_run_device(
+                    self.blocks, src[e0:e1], _words(dst[e0:e1]), a, b, first_edge + e0,
+                    self.data_bits, self.record_bits, self.k, self.block_size)
 
     def _nbytes(self):
         return _nbytes_of(self.blocks, self.data_bits, self.record_bits)
@@ -784,6 +917,9 @@ class EliasFanoEncoder(RangeEncoder):
         src, runs = self._entry_runs(v0, v1, src)
         for a, b, e0, e1 in runs:
             owner, values = src[e0:e1], dst[e0:e1]
+            if xp is not np:
+                _write_run_device(self, owner, values, a, b, first_edge + e0)
+                continue
             first, n, l, m, w_fp, bits = _entry_numbers(owner, values, a, b, xp, k)
             start = _offsets_from(bits, int(blocks[a // B, 1]), xp)
             pack_into(self.records, *_record_fields(blocks, a, b, first[:-1] + (first_edge + e0),

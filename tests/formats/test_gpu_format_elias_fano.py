@@ -1,14 +1,25 @@
-"""The ef layout on the GPU: the device encoder writes the host reference's bits, decodes back,
-and meets the size requirement at R-MAT scale 24 (run with -m gpu)."""
+"""The ef layout on the GPU: the device encoder (the kernels of formats/elias_fano.cu) writes the
+host reference's bits, whatever the ranges, runs and write order, checks its input as the host
+does, allocates nothing per edge, decodes back, and meets the size requirement at R-MAT scale
+24 (run with -m gpu)."""
+
+from unittest import mock
 
 import numpy as np
 import pytest
 from graphs import bits_of, decoded_range, device_rmat_sorted, sampled_lists, scale_22_layout
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import cugraph_compressed as cgc
-from cugraph_compressed.formats import EliasFanoLayout
-from cugraph_compressed.formats.base import plain_csr_nbytes
-from cugraph_compressed.formats.elias_fano import EliasFanoLists, ef_bound_bits
+from cugraph_compressed.formats import EliasFanoLayout, base
+from cugraph_compressed.formats.base import encode_ranges, plain_csr_nbytes
+from cugraph_compressed.formats.elias_fano import (
+    DEVICE_WORK_BYTES_PER_EDGE,
+    EliasFanoEncoder,
+    EliasFanoLists,
+    ef_bound_bits,
+)
 from cugraph_compressed.generators import rmat_edgelist
 
 pytestmark = pytest.mark.gpu
@@ -131,3 +142,224 @@ def test_scale_24_size():
     assert layout.data_bits <= 1.05 * bound
     assert per_edge < 0.75 * csr
     assert layout.nbytes == EliasFanoLayout.estimate_nbytes(src, dst, n, cp)
+
+
+# -- the device encoder's kernels against the host encoder, bit for bit ------------------------
+def lists_graph(n, seed, density, dtype):
+    """Sorted, distinct edges over ``n`` vertices: scattered edges, sometimes a hub adjacent to
+    every vertex, a few runs of consecutive ids; many lists stay empty."""
+    rng = np.random.default_rng(seed)
+    if n == 0:
+        return np.zeros(0, dtype), np.zeros(0, dtype)
+    m = int(rng.integers(0, density * n + 1))
+    src, dst = [rng.integers(0, n, m)], [rng.integers(0, n, m)]
+    if rng.random() < 0.5:
+        src.append(np.full(n, rng.integers(0, n)))
+        dst.append(np.arange(n))
+    for _ in range(int(rng.integers(0, 4))):
+        start = int(rng.integers(0, n))
+        run = np.arange(start, min(n, start + int(rng.integers(1, 40))))
+        src.append(np.full(run.size, rng.integers(0, n)))
+        dst.append(run)
+    key = np.unique(np.concatenate(src).astype(np.int64) * n + np.concatenate(dst))
+    return (key // n).astype(dtype), (key % n).astype(dtype)
+
+
+def encode_in_ranges(xp, src, dst, n, params, bounds, write_order, max_run_edges=None,
+                     min_lists=None):
+    """Size the ranges cut at ``bounds`` in order, write them in ``write_order`` (runs of at
+    most ``max_run_edges`` edges and, on the GPU, ``min_lists`` lists when given); returns
+    the layout and the encoder's nbytes before allocating."""
+    encoder = EliasFanoLayout.encoder(n, xp, **params)
+    encoder.max_run_edges = max_run_edges
+    edges = np.searchsorted(src, bounds).tolist()
+    ranges = [(bounds[i], bounds[i + 1], edges[i], edges[i + 1]) for i in range(len(bounds) - 1)]
+    src, dst = xp.asarray(src), xp.asarray(dst)
+    least = min_lists or base.MIN_DEVICE_CHUNK_LISTS
+    with mock.patch.object(base, "MIN_DEVICE_CHUNK_LISTS", least):
+        for v0, v1, e0, e1 in ranges:
+            assert encoder.size(v0, v1, src[e0:e1], dst[e0:e1]) == e1 - e0
+        nbytes = encoder.nbytes
+        encoder.allocate()
+        for i in write_order:
+            v0, v1, e0, e1 = ranges[i]
+            assert encoder.write(v0, v1, src[e0:e1], dst[e0:e1]) is None
+    return encoder.finish(), nbytes
+
+
+def assert_device_matches_host(src, dst, n, params, bounds=None, write_order=None, **runs):
+    """The device encoder, driven range by range, writes the host encoder's buffers."""
+    import cupy as cp
+
+    host = EliasFanoLayout.encode(src, dst, n, np, **params)
+    bounds = [0, n] if bounds is None else bounds
+    order = range(len(bounds) - 1) if write_order is None else write_order
+    device, nbytes = encode_in_ranges(cp, src, dst, n, params, bounds, order, **runs)
+    assert_same_buffers(device, host)
+    assert nbytes == device.nbytes == host.nbytes
+    return device
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data(), n=st.integers(0, 300), seed=st.integers(0, 2**32 - 1),
+       density=st.sampled_from([0, 1, 3, 20]), dtype=st.sampled_from([np.int32, np.int64,
+                                                                        np.uint32]),
+       k=st.sampled_from([1, 2, 3, 7, 512]), block_size=st.sampled_from([1, 2, 4, 64]),
+       max_run_edges=st.sampled_from([None, 1, 9, 100]), min_lists=st.sampled_from([None, 1, 5]))
+def test_device_encoder_random_graphs(data, n, seed, density, dtype, k, block_size,
+                                      max_run_edges, min_lists):
+    """Random graphs cut into ranges (aligned to block_size, some empty), runs forced small,
+    ranges written in any order: neighbouring ranges and runs share words of both streams."""
+    src, dst = lists_graph(n, seed, density, dtype)
+    inner = data.draw(st.lists(st.integers(0, n), max_size=10))
+    bounds = [0] + sorted(c // block_size * block_size for c in inner) + [n]
+    order = data.draw(st.permutations(range(len(bounds) - 1)))
+    assert_device_matches_host(src, dst, n, dict(k=k, block_size=block_size), bounds, order,
+                               max_run_edges=max_run_edges, min_lists=min_lists)
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 16, 512])
+@pytest.mark.parametrize("block_size", [1, 4, 64])
+def test_device_encoder_degrees_around_k(k, block_size):
+    """Lists of 0, 1, k - 1, k, k + 1, 2k, 2k + 1 values and a long list with many forward
+    pointers, low values and values up to 2**32 - 1, a row of lists per range, written last
+    to first."""
+    degrees = [0, 1, max(k - 1, 0), k, k + 1, 2 * k, 2 * k + 1, 0, 40 * k + 3, 1]
+    rng = np.random.default_rng(k * block_size)
+    lists_ = []
+    for i, d in enumerate(degrees):
+        top = 2**32 if i % 2 else 2**16 + 3 * d
+        lists_.append(np.sort(rng.choice(np.arange(top - 4 * d - 1, top), d, replace=False)))
+    owner = np.repeat(np.arange(len(lists_)), degrees).astype(np.int64)
+    values = np.concatenate(lists_).astype(np.int64)
+    n = len(lists_)
+    for dtype in (np.int64, np.uint32, np.uint64):
+        h = EliasFanoLists.encode(owner, values.astype(dtype), n, np, k=k, block_size=block_size)
+        bounds = list(range(0, n, block_size)) + [n]
+        device, nbytes = encode_in_lists_ranges(owner, values.astype(dtype), n, k, block_size,
+                                                bounds)
+        assert_same_buffers(device, h)
+        assert nbytes == sum(array.nbytes for array in h.arrays.values())
+        device.validate()
+
+
+def encode_in_lists_ranges(owner, values, num_lists, k, block_size, bounds):
+    """The codec's encoder (values below 2**32) on the GPU over the ranges cut at ``bounds``,
+    written last to first, runs of at most 5 values."""
+    import cupy as cp
+
+    encoder = EliasFanoEncoder.for_lists(num_lists, cp, dict(k=k, block_size=block_size), "list")
+    encoder.max_run_edges = 5
+    edges = np.searchsorted(owner, bounds).tolist()
+    ranges = [(bounds[i], bounds[i + 1], edges[i], edges[i + 1]) for i in range(len(bounds) - 1)]
+    owner_d, values_d = cp.asarray(owner), cp.asarray(values)
+    for v0, v1, e0, e1 in ranges:
+        encoder.size(v0, v1, owner_d[e0:e1], values_d[e0:e1])
+    nbytes = encoder.nbytes
+    encoder.allocate()
+    for v0, v1, e0, e1 in reversed(ranges):
+        encoder.write(v0, v1, owner_d[e0:e1], values_d[e0:e1])
+    layout = encoder.finish()
+    return EliasFanoLists(cp, num_lists, layout.num_edges, layout.arrays, **layout.params), nbytes
+
+
+@pytest.mark.parametrize("order", ["reversed", "shuffled"])
+@pytest.mark.parametrize("params", [{}, dict(k=4, block_size=8)])
+def test_device_encoder_many_ranges_any_write_order(order, params):
+    """An R-MAT graph in ranges of a few rows each, runs of at most 100 edges and 8 lists,
+    written back to front or shuffled."""
+    df = rmat_edgelist(12, seed=3).drop_duplicates().sort_values(["source", "destination"])
+    src, dst = df["source"].to_numpy(), df["destination"].to_numpy()
+    n = 2**12
+    step = 2 * params.get("block_size", 64)
+    bounds = list(range(0, n, step)) + [n]
+    write = list(range(len(bounds) - 1))[::-1]
+    if order == "shuffled":
+        write = np.random.default_rng(0).permutation(len(bounds) - 1).tolist()
+    assert_device_matches_host(src, dst, n, params, bounds, write, max_run_edges=100,
+                               min_lists=8)
+
+
+@pytest.mark.parametrize("dtype", [np.int16, np.int32, np.int64, np.uint32])
+def test_device_encoder_strided_and_narrow_ids(dtype):
+    """Ids narrower than 32 bits and strided columns reach the kernels as copies."""
+    import cupy as cp
+
+    src, dst = lists_graph(200, 7, 8, dtype)
+    pairs = cp.asarray(np.stack([src, dst], axis=1))
+    host = EliasFanoLayout.encode(src, dst, 200, np, k=3, block_size=4)
+    device = EliasFanoLayout.encode(pairs[:, 0], pairs[:, 1], 200, cp, k=3, block_size=4)
+    assert_same_buffers(device, host)
+
+
+@pytest.mark.parametrize("src, dst, n, message", [
+    ([0, 0], [3, 3], 5, "list of vertex 0 holds value 3 twice"),
+    ([2, 2], [4, 1], 5, "list of vertex 2 is not sorted: value 1 follows 4"),
+    ([3, 1], [0, 0], 5, "not sorted by list: list of vertex 1 comes after list of vertex 3"),
+    ([0], [5], 5, "list of vertex 0 holds neighbour 5, not below num_vertices=5"),
+    ([0], [-1], 5, "list of vertex 0 holds value -1"),
+    ([7], [0], 5, "list of vertex 7 is out of range"),
+    ([-1], [0], 5, "list of vertex -1 is out of range"),
+])
+@pytest.mark.parametrize("dtype", [np.int16, np.int32, np.int64])
+def test_device_checks_name_the_entry_the_host_names(src, dst, n, message, dtype):
+    import cupy as cp
+
+    for xp in (np, cp):
+        with pytest.raises(ValueError, match=message):
+            EliasFanoLayout.encode(xp.asarray(src, dtype), xp.asarray(dst, dtype), n, xp)
+
+
+def test_device_checks_cover_every_entry_and_the_codec_bound():
+    import cupy as cp
+
+    encoder = EliasFanoLayout.encoder(10, cp)
+    encoder.max_run_edges = 3  # checked in steps of 3 entries, overlapping by one
+    with pytest.raises(ValueError, match="holds value 4 twice"):
+        encoder.size(0, 10, cp.asarray([0, 0, 0, 1, 1, 2, 2]), cp.asarray([1, 2, 3, 4, 4, 5, 6]))
+    with pytest.raises(ValueError, match=r"list 1 holds value 4294967296, outside"):
+        EliasFanoLists.encode(cp.asarray([0, 1]), cp.asarray([1, 2**32]), 2, cp)
+    with pytest.raises(ValueError, match=r"holds value 18446744073709551615"):
+        EliasFanoLists.encode(cp.asarray([0, 1], cp.uint64), cp.asarray([1, 2**64 - 1], cp.uint64),
+                              2, cp)
+    with pytest.raises(ValueError, match="list ids must lie in"):
+        EliasFanoLists.encode(cp.asarray([0, 2**64 - 1], cp.uint64), cp.asarray([1, 2], cp.uint64),
+                              2, cp)
+
+
+def test_device_encoder_allocates_nothing_per_edge():
+    """Runs of 10**6 edges: the device encoder's peak allocations beyond the layout stay
+    within its declared work_bytes_per_edge (what a budgeted build sizes runs by) and, for
+    contiguous 32-bit ids, under one byte per edge (only per-list numbers are allocated)."""
+    import cupy as cp
+    from cupy.cuda import memory_hook
+
+    class Peak(memory_hook.MemoryHook):
+        name = "Peak"
+        live = peak = 0
+
+        def malloc_postprocess(self, **kwargs):
+            self.live += kwargs["mem_size"]
+            self.peak = max(self.peak, self.live)
+
+        def free_postprocess(self, **kwargs):
+            self.live -= kwargs["mem_size"]
+
+    rng = np.random.default_rng(3)
+    n = 3000
+    key = np.unique(rng.integers(0, n * n, 3_000_000))
+    src = cp.asarray((key // n).astype(np.int32))
+    dst = cp.asarray((key % n).astype(np.int32))
+    run = 10**6
+    pool = cp.cuda.MemoryPool()  # its own pool, so the hook sees every allocation
+    with cp.cuda.using_allocator(pool.malloc), Peak() as hook:
+        encoder = EliasFanoLayout.encoder(n, cp)
+        encoder.max_run_edges = run
+        layout = encode_ranges(encoder, src, dst)
+        cp.cuda.Device().synchronize()
+    extra = hook.peak - layout.nbytes
+    declared = encoder.work_bytes_per_edge
+    del layout, encoder  # before the pool they came from
+    assert declared == DEVICE_WORK_BYTES_PER_EDGE
+    assert extra <= declared * run
+    assert extra < run, f"{extra / run:.2f} bytes per edge"
