@@ -37,6 +37,7 @@ from ._edgelist import (
     check_vertex_memory,
     check_vertices,
     column_values,
+    gather_pairs_device,
     merge_directions,
     pack_pairs,
     sort_and_dedup,
@@ -382,6 +383,17 @@ class _Build:
     def _keyed_edges(self, v0, v1, capacity):
         xp = self.xp
         keys = xp.empty(capacity, dtype=np.uint64)
+        if xp is not np and not self._split(True):  # one fused kernel per piece on the GPU
+            count = xp.zeros(1, dtype=np.uint64)
+            for piece in self._pieces(properties=False):
+                owner, neighbour = self._oriented(piece)
+                gather_pairs_device(owner, neighbour, v0, v1, not self.spec.directed, keys,
+                                    count)
+            filled = int(count.get()[0])
+            if filled > capacity:
+                raise _more_edges_than_counted()
+            src, dst = unpack_pairs(sorted_unique(keys[:filled], xp), self.index_dtype)
+            return src, dst, {}
         front, back = 0, capacity  # forward keys fill from the front, kept-apart ones from the back
         for o, nb, _, backward in self._gathered(v0, v1):
             k = pack_pairs(o, nb)

@@ -20,10 +20,18 @@ Semantics follow ``cugraph.Graph.from_cudf_edgelist``:
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from ._args import check_optional_bool
 from ._backend import numpy_dtype
+from .kernels import get_kernel, grid_size, register
+
+_KEY_KERNELS = Path(__file__).with_name("edge_keys.cu")
+_GATHER_BLOCK = 256
+_GATHER = {4: "gather_pairs<int>", 8: "gather_pairs<long long>"}  # by id itemsize
+register(_KEY_KERNELS, lambda: list(_GATHER.values()))
 
 INT32_MAX = np.iinfo(np.int32).max
 
@@ -279,6 +287,29 @@ def sort_and_dedup(src, dst, properties, num_vertices, xp):
 def pack_pairs(src, dst):
     """``(src, dst)`` pairs of ids below 2**32 as uint64 keys ordered like the pairs."""
     return (src.astype(np.uint64) << np.uint64(32)) | dst.astype(np.uint64)
+
+
+def gather_pairs_device(owner, neighbour, v0: int, v1: int, both: bool, keys, count) -> None:
+    """Append to ``keys`` the :func:`pack_pairs` keys of the edges ``owner -> neighbour`` whose
+    owner lies in ``[v0, v1)`` and, with ``both``, of ``neighbour -> owner`` whose neighbour
+    does (CuPy arrays of one id dtype, int32 or int64, ids below 2**32), in no particular order.
+
+    ``count`` (a one-element uint64 CuPy array) holds the number of keys appended so far and
+    grows by this piece's; keys past ``keys.size`` are counted but not written, so the caller
+    compares ``count`` with the capacity once, after its last piece.
+    """
+    import cupy as cp
+
+    n = int(owner.size)
+    if not n:
+        return
+    owner, neighbour = cp.ascontiguousarray(owner), cp.ascontiguousarray(neighbour)
+    if owner.dtype != neighbour.dtype:
+        neighbour = neighbour.astype(owner.dtype)
+    kernel = get_kernel(_KEY_KERNELS, _GATHER[owner.dtype.itemsize], list(_GATHER.values()))
+    kernel((grid_size(n, _GATHER_BLOCK),), (_GATHER_BLOCK,),
+           (owner, neighbour, np.int64(n), np.int64(v0), np.int64(v1), np.int32(bool(both)),
+            keys, count, np.uint64(keys.size)))
 
 
 def unpack_pairs(keys, dtype):

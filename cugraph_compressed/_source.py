@@ -143,8 +143,9 @@ class EdgeChunks:
             if missing:
                 raise ChunkError(f"{self.where(i)}columns {missing!r} are not in this chunk "
                                  f"(its columns: {list(frame.columns)!r})")
-            frame = frame[wanted]
         if kind != self.backend:  # a host chunk for a device build, or the reverse
+            if self.columns is not None:  # only the columns read cross over
+                frame = frame[self.labels()]
             if self.backend == DEVICE:
                 import cudf
 

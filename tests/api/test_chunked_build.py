@@ -223,6 +223,29 @@ def test_a_source_that_changes_between_passes_is_named():
         cgc.CompressedGraph().from_edge_chunks(fewer)
 
 
+def swapped_after_counting(chunks):
+    """A source whose later passes give the same rows with source and destination swapped:
+    the row counts hold, the per-vertex counts of the second pass do not."""
+    calls = []
+
+    def make():
+        calls.append(1)
+        if len(calls) <= 2:  # the scan and the per-vertex counts
+            return iter(chunks)
+        return (c.rename(columns={"source": "destination", "destination": "source"})
+                for c in chunks)
+    return make
+
+
+def test_a_range_with_more_edges_than_counted_is_refused():
+    chunks = list(rmat_chunks(10, 16, chunk_edges=4000, seed=8))
+    G = cgc.CompressedGraph(directed=True, format="csr")
+    with pytest.raises(ChunkError, match="more edges on a later pass"):
+        G.from_edge_chunks(swapped_after_counting(chunks), memory_budget=1 << 16)
+    with pytest.raises(ValueError, match="empty"):
+        G.number_of_edges()
+
+
 @pytest.mark.parametrize("budget,error", [(0, ValueError), (-5, ValueError), (1.5, TypeError),
                                           (True, TypeError), ("1GB", TypeError)])
 def test_bad_budgets(budget, error):

@@ -42,6 +42,36 @@ def test_device_chunks_give_the_host_buffers(fmt, directed):
 
 
 @pytest.mark.parametrize("fmt", sorted(FORMATS))
+@pytest.mark.parametrize("directed", [True, False])
+@pytest.mark.parametrize("renumber", [True, False])
+def test_unweighted_device_chunks_give_the_host_buffers(fmt, directed, renumber):
+    # Unweighted edges take the keyed gather: one kernel per piece on the device.
+    host = rmat_chunks(12, 8, chunk_edges=10_000, seed=12)
+    device = rmat_chunks(12, 8, chunk_edges=10_000, seed=12, backend="device")
+    H = cgc.CompressedGraph(directed=directed, format=fmt).from_edge_chunks(host,
+                                                                              renumber=renumber)
+    for budget in (None, 1 << 18, 1 << 16):
+        G = cgc.CompressedGraph(directed=directed, format=fmt)
+        G.from_edge_chunks(device, renumber=renumber, memory_budget=budget)
+        assert_same_buffers(G, H)
+        if budget is not None:
+            assert G.build_stats["ranges"] > 1
+
+
+def test_device_range_with_more_edges_than_counted_is_refused():
+    from test_chunked_build import swapped_after_counting
+
+    from cugraph_compressed._source import ChunkError
+
+    chunks = list(rmat_chunks(10, 16, chunk_edges=4000, seed=8, backend="device"))
+    G = cgc.CompressedGraph(directed=True, format="csr")
+    with pytest.raises(ChunkError, match="more edges on a later pass"):
+        G.from_edge_chunks(swapped_after_counting(chunks), memory_budget=1 << 16)
+    with pytest.raises(ValueError, match="empty"):
+        G.number_of_edges()
+
+
+@pytest.mark.parametrize("fmt", sorted(FORMATS))
 def test_one_frame_device_build_is_the_host_build(fmt):
     import cudf
 
