@@ -14,6 +14,9 @@ Every graph is built here, from one frame or from many chunks, on the host or on
 4. **Write.**  The final buffers are allocated once; each range is gathered again (the last
    one is kept from step 3) and written into its slice, properties included.
 
+The same passes re-orient a graph stored transposed (:class:`~._source.StoredEdges`): its own
+edges, read back piece by piece in internal ids, need no scan, only steps 2 to 4.
+
 Working memory is the budget plus O(V) vertex arrays (the id set, the counts, the layout's own
 per-vertex buffers) beside the final structure, whatever the edge count; a list longer than the
 budget is a range of its own.  Parallel edges keep the smallest weight (ties: the earliest row,
@@ -48,7 +51,7 @@ from ._edgelist import (
 from ._ids import VertexIds
 from ._idset import IdSet
 from ._progress import Progress
-from ._source import ChunkError, EdgeChunks, pieces
+from ._source import ChunkError, EdgeChunks, StoredEdges, pieces
 
 #: The default working budget: this fraction of the memory where the graph is built (the GPU's
 #: for a device build, the machine's for a host build), at most ``DEFAULT_BUDGET_CAP`` bytes:
@@ -115,14 +118,18 @@ class Built:
     stats: dict = field(default_factory=dict)
 
 
-def build(source: EdgeChunks, spec: BuildSpec, memory_budget=None, size_only: bool = False,
-          progress=None):
+def build(source: EdgeChunks | StoredEdges, spec: BuildSpec, memory_budget=None,
+          size_only: bool = False, progress=None):
     """Build ``spec`` from ``source``: a :class:`Built`, or with ``size_only`` the ``nbytes``
     the graph would have (the sizing step alone, nothing allocated for the structure).
-    ``progress``: None (on a terminal, after a few seconds), True or False."""
+    ``progress``: None (on a terminal, after a few seconds), True or False.
+
+    ``source`` is the user's chunks, or a graph's own edges (:class:`StoredEdges`) for a
+    ``spec`` that is directed, without renumbering or symmetrization."""
     if progress is not None:
         progress = check_bool("progress", progress)
-    return _Build(source, spec, check_budget(memory_budget), Progress(progress)).run(size_only)
+    kind = _StoredBuild if isinstance(source, StoredEdges) else _Build
+    return kind(source, spec, check_budget(memory_budget), Progress(progress)).run(size_only)
 
 
 class _Build:
@@ -161,22 +168,25 @@ class _Build:
             return self._encode(size_only)
 
     # -- 1. scan ------------------------------------------------------------------------------
-    def _start(self, i, frame):
-        """At the first chunk: the backend, the columns and the budget are now known."""
-        spec, source = self.spec, self.source
-        backend = source.backend
+    def _setup(self, backend):
+        """The backend is known: its modules, RMM allocations on the device, the budget."""
         if backend == DEVICE:
             reason = _backend.gpu_unavailable_reason()
             if reason is not None:
                 raise RuntimeError(f"a device graph needs a usable GPU: {reason}")
             self._context.enter_context(_backend.device_allocations())
         self.xp, self.lib = _backend.array_module(backend), _backend.frame_library(backend)
-        source.resolve(frame, i, **spec.names)
-        self.symmetrize = check_symmetrize(spec.directed, spec.symmetrize, source.columns[2])
         if self.budget is None:
             self.budget = default_budget(backend)
         self.piece_rows = max(MIN_RUN, self.budget // 4 // PIECE_BYTES_PER_ROW)
         self.stats["budget"] = self.budget
+
+    def _start(self, i, frame):
+        """At the first chunk: the backend, the columns and the budget are now known."""
+        spec, source = self.spec, self.source
+        self._setup(source.backend)
+        source.resolve(frame, i, **spec.names)
+        self.symmetrize = check_symmetrize(spec.directed, spec.symmetrize, source.columns[2])
 
     def _scan(self):
         spec, source = self.spec, self.source
@@ -449,6 +459,32 @@ class _Build:
         if not same:
             raise _not_symmetric()
         return forward
+
+
+class _StoredBuild(_Build):
+    """A build from a graph's own edges (:class:`StoredEdges`): ids are internal already and
+    the edges deduplicated, so there is no scan and nothing to check; ranges, sizes and writes
+    are the build's own, pieces come from the source."""
+
+    def _scan(self):
+        source = self.source
+        self._setup(source.backend)
+        self.symmetrize = False
+        n = source.num_vertices
+        self.ids = IdSet(False, True, np.int64, self.xp, self.lib)
+        if n:  # ids 0 .. n - 1 as they are: the count is the largest one plus one
+            self.ids.add(self.xp.asarray([n - 1]))
+        self.ids.finish()
+        self.rows = source.num_edges
+        self.index_dtype = self.vertex_dtype = self.ids.index_dtype
+        self.stats["pieces"] = -(-self.rows // self.piece_rows)
+
+    def _pieces(self, properties=True):
+        self.stats["passes"] += 1
+        for piece in self.source.pieces(self.piece_rows, self.index_dtype, properties):
+            self.progress.step(f"pass {self.stats['passes']} ({self.stage})", piece.chunk,
+                               self.stats["pieces"])
+            yield piece
 
 
 def _more_edges_than_counted():

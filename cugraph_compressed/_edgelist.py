@@ -334,13 +334,6 @@ def sorted_unique(values, xp):
     return values[keep]
 
 
-def transpose_sorted(src, dst, properties, num_vertices, xp):
-    """The reversed edges (dst, src), sorted by their new (source, destination), with the
-    properties permuted alike: the input of an encoder that stores in-lists."""
-    order = _lexsort_pairs(dst, src, num_vertices, xp)
-    return dst[order], src[order], {k: v[order] for k, v in properties.items()}
-
-
 def _stable_argsort(values, xp):
     if xp is np:
         return np.argsort(values, kind="stable")

@@ -1,4 +1,4 @@
-"""The user's edge frames, read pass after pass by the streaming build.
+"""The edges the streaming build reads pass after pass: the user's frames, or a graph's own.
 
 A build reads its input several times (the id set, per-vertex counts, then the edges of each
 vertex range), so the input must give the same frames on every pass: a sequence of frames, or a
@@ -8,6 +8,10 @@ and checks its columns (every check on a frame lives in :mod:`._edgelist`), reme
 chunk's row count on the first pass and refuses a later pass that differs.  Each chunk is read
 as *pieces* of at most ``piece_rows`` rows, so per-row temporaries stay bounded whatever the
 chunk size.
+
+:class:`StoredEdges` reads back the edges a graph's layout stores, for a build of its other
+orientation: pieces of consecutive property slots, decoded as they are read (on the GPU for a
+device graph).
 """
 from __future__ import annotations
 
@@ -216,3 +220,69 @@ def pieces(frame, i: int, columns, piece_rows: int, xp, numeric_ids: bool,
             s, d = src.iloc[cut].reset_index(drop=True), dst.iloc[cut].reset_index(drop=True)
         yield Piece(i, s, d, {k: v[cut] for k, v in values.items()})
 
+
+class StoredEdges:
+    """The edges a graph stores, read back as pieces of the streaming build, each in the
+    graph's direction: the source of the other orientation's build.
+
+    A piece is a window of consecutive property slots: the lists of a vertex range, a list
+    longer than the window cut across pieces, so a piece never holds more than the rows the
+    build asks for, whatever the degrees.  Its ids are internal ids of the build's index dtype,
+    its properties views of the graph's, in slot order.
+
+    Parameters
+    ----------
+    layout : Layout
+        The stored lists.
+    properties : dict
+        ``{name: array}`` in the layout's slot order.
+    backend : {"host", "device"}
+        Where the graph lives: a device layout is decoded on the GPU through its view
+        (:class:`~.kernels.traversal.SlotDecoder`), a host one by its host decoders
+        (:meth:`~.formats.base.Layout.decode_slots`).
+    in_lists : bool
+        The lists are in-lists: an edge is (neighbour, owner).
+    config : TraversalConfig
+        The graph's kernel tuning (``checked`` decodes with the checked kernels).
+    """
+
+    def __init__(self, layout, properties, backend, in_lists, config):
+        self.layout, self.properties = layout, dict(properties)
+        self.backend, self.in_lists, self.config = backend, in_lists, config
+        self.num_vertices, self.num_edges = layout.num_vertices, layout.num_edges
+        # What the build reads of a source: columns named after the properties, their dtypes.
+        self.columns = ("source", "destination", {name: name for name in self.properties})
+        self.dtypes = {name: np.dtype(v.dtype) for name, v in self.properties.items()}
+
+    def pieces(self, piece_rows: int, index_dtype, properties: bool = True):
+        """One pass: :class:`Piece` objects of at most ``piece_rows`` edges, ``(src, dst)`` in
+        ``index_dtype``, with the properties unless ``properties`` is False."""
+        if not self.num_edges:
+            return
+        decode = self._decoder()
+        for i, begin in enumerate(range(0, self.num_edges, piece_rows)):
+            end = min(begin + piece_rows, self.num_edges)
+            owner, neighbour = decode(begin, end)
+            owner = owner.astype(index_dtype, copy=False)
+            neighbour = neighbour.astype(index_dtype, copy=False)
+            src, dst = (neighbour, owner) if self.in_lists else (owner, neighbour)
+            del owner, neighbour  # the int64 decode is freed before the build takes the piece
+            props = {k: v[begin:end] for k, v in self.properties.items()} if properties else {}
+            yield Piece(i, src, dst, props)
+
+    def _decoder(self):
+        """``decode(begin, end)``: ``(owner, neighbour)`` int64 arrays of slots ``begin ..
+        end - 1``; its O(V) state (the degrees' prefix sum) lives for one pass."""
+        layout, config = self.layout, self.config
+        if self.backend == HOST:
+            ends = np.cumsum(layout.degrees())
+            return lambda begin, end: layout.decode_slots(begin, end, ends)
+        from .kernels.traversal import SlotDecoder, checked_run
+
+        decoder = SlotDecoder(layout, config)
+
+        def decode(begin, end):
+            with checked_run(layout, config, "re-orienting the graph"):
+                return decoder(begin, end)
+
+        return decode

@@ -2,12 +2,11 @@
 
 The algorithms see a graph only through :meth:`CompressedGraph.view` (a
 :class:`~cugraph_compressed.graph_view.GraphView`); nothing outside this module reads the
-graph's private members.  This module imports layouts, the edge-list parser and the traversal
-launcher (to decode its edges on the GPU when it re-orients its storage), never the algorithms.
+graph's private members.  This module imports layouts, the streaming build (which also
+re-orients a graph's storage) and the traversal configuration, never the algorithms.
 """
 from __future__ import annotations
 
-from contextlib import nullcontext
 from types import MappingProxyType
 
 import numpy as np
@@ -16,12 +15,11 @@ from . import _backend
 from ._args import check_bool
 from ._backend import DEVICE, HOST
 from ._build import BuildSpec, build
-from ._edgelist import transpose_sorted
-from ._source import EdgeChunks, backend_of
+from ._source import EdgeChunks, StoredEdges, backend_of
 from .formats import layout_class
 from .formats.base import plain_csr_nbytes
 from .graph_view import OUT, Adjacency, GraphView
-from .kernels.traversal import TraversalConfig, checked_run
+from .kernels.traversal import TraversalConfig
 
 
 class CompressedGraph:
@@ -60,7 +58,8 @@ class CompressedGraph:
         self.backend = None
         self.store_transposed = False
         self._in_lists = False  # the layout holds in-lists (directed graphs only)
-        self.build_stats = {}  # passes, vertex ranges and budget of the build
+        # passes, vertex ranges and budget of the build; "reoriented": those of a re-orientation
+        self.build_stats = {}
 
     # -- construction ---------------------------------------------------------------------------
     def from_cudf_edgelist(self, input_df, source="source", destination="destination",
@@ -82,8 +81,14 @@ class CompressedGraph:
             Map arbitrary ids to ``0 .. V-1`` internally; False uses int32/int64 ids as they are.
         store_transposed : bool
             Store in-lists (each vertex's sources) instead of out-lists, as cuGraph stores CSC:
-            PageRank then pulls without atomics.  BFS and SSSP need out-lists and convert the
-            storage in place on their first call (cuGraph converts its storage alike).
+            PageRank then pulls without atomics.  BFS and SSSP need out-lists: the first of
+            them re-encodes the graph in place, through the streaming build under the budget it
+            was built with (``memory_budget``), as cuGraph converts its storage for an
+            algorithm.  While it runs the graph holds both structures (the old one is dropped
+            once the new one is complete; a failure leaves the graph as it was), so its peak is
+            both structures plus the budget.  A very large graph that needs both out-lists
+            (BFS, SSSP) and in-lists (pull PageRank) is best built twice from the same chunks,
+            once with ``store_transposed=True``; or accept the in-place re-orientation.
         symmetrize : bool, optional
             Defaults to True for undirected graphs; False demands symmetric input.
         vertices : Series or array-like, optional
@@ -124,6 +129,19 @@ class CompressedGraph:
         Takes the same parameters as :meth:`from_cudf_edgelist`; the graph lives in host
         memory, runs on the host backend and returns pandas results.
 
+        Parameters
+        ----------
+        pdf : pandas.DataFrame
+            One row per edge.
+        source, destination, edge_attr, weight, edge_id, edge_type, renumber, symmetrize, \
+vertices
+            As for :meth:`from_cudf_edgelist`.
+        store_transposed : bool
+            Store in-lists, as for :meth:`from_cudf_edgelist`: BFS and SSSP then re-encode the
+            graph in place through the streaming build under its ``memory_budget``, holding
+            both structures while it runs; where that peak does not fit, build a second graph
+            from the same edges with the other orientation instead.
+
         Raises
         ------
         TypeError
@@ -160,9 +178,14 @@ class CompressedGraph:
             :func:`~cugraph_compressed.io.parquet_chunks`...), or a zero-argument callable
             returning a fresh iterable of them on each call.  The build reads them several
             times, so a one-shot iterator (a generator) is refused: wrap it in a callable.
-        source, destination, edge_attr, weight, edge_id, edge_type, renumber, \
-store_transposed, symmetrize, vertices
+        source, destination, edge_attr, weight, edge_id, edge_type, renumber, symmetrize, \
+vertices
             As for :meth:`from_cudf_edgelist`.
+        store_transposed : bool
+            Store in-lists, as for :meth:`from_cudf_edgelist`: BFS and SSSP then re-encode the
+            graph in place through this build under ``memory_budget``, holding both structures
+            while it runs.  For both BFS and pull PageRank on a very large graph, build two
+            graphs from the same ``chunks``, one with ``store_transposed=True``.
         backend : {None, "device", "host"}
             None builds where the chunks live (cuDF: device, pandas: host); ``"device"``
             builds a GPU graph from host chunks, each copied to the GPU when it is read.
@@ -171,7 +194,7 @@ store_transposed, symmetrize, vertices
             budget and O(V) vertex arrays, whatever the edge count (a single list larger than
             the budget is gathered whole).  A smaller budget means more passes over the
             chunks.  Default: 1/8 of the memory where the graph is built (GPU or host), at
-            most 2 GiB.
+            most 2 GiB.  The graph keeps it for a later re-orientation (``store_transposed``).
         progress : bool, optional
             Show the passes and chunks of the build on standard error.  Default: on a
             terminal, once the build has run a few seconds (``CUGRAPH_COMPRESSED_PROGRESS=0``
@@ -219,15 +242,6 @@ store_transposed, symmetrize, vertices
             names={"source": source, "destination": destination, "edge_attr": edge_attr,
                    "weight": weight, "edge_id": edge_id, "edge_type": edge_type})
 
-    def _store(self, src, dst, properties, num_vertices, in_lists):
-        """Encode edges sorted by (src, dst) as the graph's layout, properties in its order."""
-        xp = _backend.array_module(self.backend)
-        layout = self._layout_class.encode(src, dst, num_vertices, xp, **self._layout_params)
-        if layout.property_order is not None:  # the layout decodes in an order of its own
-            properties = {k: v[layout.property_order] for k, v in properties.items()}
-            layout.property_order = None
-        self._layout, self._properties, self._in_lists = layout, properties, in_lists
-
     # -- what the algorithms see ----------------------------------------------------------------
     def view(self) -> GraphView:
         """The interface the algorithms use (:mod:`cugraph_compressed.graph_view`).
@@ -261,39 +275,29 @@ store_transposed, symmetrize, vertices
         """The layout holding out-lists (``OUT``) or whatever it holds (``ANY``), with the
         properties in its slot order.
 
-        An undirected graph's lists are both.  A directed graph stored the other way round is
-        re-encoded reversed, in place, so the graph never holds two copies of its structure
-        (cuGraph converts its storage for an algorithm the same way).
+        An undirected graph's lists are both.  A directed graph stored as in-lists
+        (``store_transposed``) is re-encoded as out-lists in place, as cuGraph converts its
+        storage for an algorithm: its stored edges are read back piece by piece (decoded on
+        the GPU for a device graph), turned round and fed to the streaming build under the
+        budget the graph was built with.  The peak is both structures, the budget and O(V)
+        vertex arrays; the old structure is dropped only once the new one is complete, so a
+        failure (MemoryError included) leaves the graph as it was.  A graph that must not
+        hold both at once is built twice instead, one per orientation.
         """
         layout = self._require_built()
         if orientation == OUT and self._directed and self._in_lists:
-            n = layout.num_vertices
-            device = self.backend == DEVICE
-            with (_backend.device_allocations() if device else nullcontext()):
-                owner, neighbours = self._edges_by_slot()
-                src, dst, properties = transpose_sorted(owner, neighbours, self._properties, n,
-                                                        layout.xp)
-                del owner, neighbours
-                self._store(src, dst, properties, n, False)  # in RMM memory, as at the build
+            source = StoredEdges(layout, self._properties, self.backend, True, self._traversal)
+            spec = BuildSpec(layout_class=self._layout_class, layout_params=self._layout_params,
+                             directed=True, renumber=False, store_transposed=False,
+                             symmetrize=False, vertices=None, names={})
+            built = build(source, spec, self.build_stats.get("budget"))
+            self._layout, self._properties, self._in_lists = (built.layout, built.properties,
+                                                              False)
+            self.build_stats["reoriented"] = built.stats
         return Adjacency(layout=self._layout, in_lists=self._in_lists,
                          symmetric=not self._directed,
                          properties=MappingProxyType(dict(self._properties)),
                          vertex_dtype=self.vertex_dtype, config=self._traversal)
-
-    def _edges_by_slot(self):
-        """(owner, neighbour) of every stored edge, indexed by property slot, in the vertex
-        dtype; decoded on the GPU for a device graph."""
-        layout = self._require_built()
-        if self.backend == DEVICE:
-            from .kernels.traversal import decode_edges
-
-            with checked_run(layout, self._traversal, "re-orienting the graph"):
-                owner, neighbours = decode_edges(layout, self._traversal)
-        else:
-            o, nb, positions = layout.to_coo()
-            owner, neighbours = np.empty_like(o), np.empty_like(nb)
-            owner[positions], neighbours[positions] = o, nb
-        return owner.astype(self.vertex_dtype), neighbours.astype(self.vertex_dtype)
 
     # -- description ----------------------------------------------------------------------------
     @property

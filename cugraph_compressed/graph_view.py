@@ -9,9 +9,9 @@ frozen records, made by ``CompressedGraph.view()``:
   Making one is cheap: nothing is decoded or re-encoded.
 * :class:`Adjacency`, from ``view.adjacency(orientation)``: the layout holding the lists the
   algorithm asked for, and the edge properties aligned with that layout's property slots, taken
-  together.  A directed graph stored the other way round is re-encoded in place first (the
-  graph never holds both orientations), so an algorithm asks for its adjacency once, after its
-  argument checks, and never reads properties from anywhere else.
+  together.  A directed graph stored the other way round is re-encoded in place first, by the
+  streaming build (the graph keeps one orientation), so an algorithm asks for its adjacency
+  once, after its argument checks, and never reads properties from anywhere else.
 """
 from __future__ import annotations
 

@@ -23,6 +23,30 @@ def random_edges(num_vertices, num_edges, seed, dtype=np.int64, weighted=False):
     return df
 
 
+#: Vertices of :func:`reorientation_edges` (ids above its largest are isolated).
+REORIENTATION_VERTICES = 40_500
+
+
+def reorientation_edges():
+    """Edges for the re-orientation tests: random ones with self loops, parallel edges (weight
+    ties among them) and isolated ids, plus two hubs whose in-lists outgrow two pieces of the
+    re-orientation at small budgets (MIN_RUN = 4096 rows): one from 12,000 scattered sources,
+    one from a run of 8,292 consecutive ones (CGR intervals cut across pieces).  Columns ``w``
+    (float32), ``eid`` (int64), ``et`` (int32) beside the int64 ids."""
+    rng = np.random.default_rng(5)
+    scattered = pd.DataFrame({"source": rng.permutation(np.arange(0, 40_000, 3))[:12_000],
+                              "destination": 7})
+    run = pd.DataFrame({"source": np.arange(20_000, 28_292), "destination": 11})
+    loops = pd.DataFrame({"source": [3, 3, 9], "destination": [3, 3, 9]})
+    df = random_edges(40_000, 15_000, 5)
+    df = pd.concat([df, scattered, run, loops, df.iloc[:500]], ignore_index=True)
+    df = df.astype({"source": np.int64, "destination": np.int64})
+    df["w"] = rng.integers(1, 50, len(df)).astype(np.float32)
+    df["eid"] = np.arange(len(df), dtype=np.int64)
+    df["et"] = rng.integers(0, 4, len(df)).astype(np.int32)
+    return df
+
+
 def adjacency(src, dst, num_vertices, directed):
     """0/1 SciPy CSR adjacency of the distinct edges (both directions when undirected)."""
     src, dst = np.asarray(src, np.int64), np.asarray(dst, np.int64)

@@ -18,6 +18,7 @@ Contract of every layout:
   encoding: slot ``i`` holds the properties of sorted edge ``property_order[i]``.
 * ``decode_lists`` (whole lists) and ``decode_range`` (a range of one list, started mid-list
   the layout's way) are the host decoders; they accept a layout held in either array module.
+  ``decode_slots`` (a window of property slots) is written once, here, on top of them.
 * ``nbytes_by_component`` sums the real buffers; ``estimate_nbytes`` predicts ``nbytes``
   without encoding (the encoder's first sweep alone).
 """
@@ -140,6 +141,53 @@ class Layout:
         """All edges as ``(owner, neighbour, position)`` arrays in decode order."""
         xp = self.xp
         return self.decode_lists(xp.arange(self.num_vertices, dtype=np.int64))
+
+    def decode_slots(self, begin: int, end: int, ends=None):
+        """The edges at property slots ``begin .. end - 1``, host decoders.
+
+        The lists wholly inside the window go through :meth:`decode_lists`, the one or two
+        it cuts through :meth:`decode_range`, so the work and the temporaries follow the
+        window, however long the lists it touches.
+
+        Parameters
+        ----------
+        begin, end : int
+            The window, ``0 <= begin <= end <= num_edges``.
+        ends : array, optional
+            The inclusive prefix sum of :meth:`degrees` (computed when None; a caller reading
+            many windows computes it once).
+
+        Returns
+        -------
+        (owner, neighbour)
+            int64 arrays of ``end - begin`` entries, slot ``begin + i`` at index ``i``.
+        """
+        xp = self.xp
+        if ends is None:
+            ends = xp.cumsum(self.degrees())
+        owner = xp.searchsorted(ends, xp.arange(begin, end, dtype=np.int64), side="right")
+        neighbour = xp.empty(end - begin, dtype=np.int64)
+        if end <= begin:
+            return owner, neighbour
+        u0, u1 = int(owner[0]), int(owner[-1])
+
+        def first(u):  # the slot of list u's first edge
+            return int(ends[u - 1]) if u else 0
+
+        lo = u0 if first(u0) == begin else u0 + 1  # the lists wholly inside: lo .. hi - 1
+        hi = u1 + 1 if int(ends[u1]) == end else u1
+        if lo > hi:  # one list, cut at both ends
+            neighbour[:] = self.decode_range(u0, begin - first(u0), end - first(u0))
+            return owner, neighbour
+        if lo > u0:
+            neighbour[:first(lo) - begin] = self.decode_range(u0, begin - first(u0),
+                                                              first(lo) - first(u0))
+        if hi > lo:
+            _, values, slots = self.decode_lists(xp.arange(lo, hi, dtype=np.int64))
+            neighbour[slots - begin] = values
+        if hi <= u1:
+            neighbour[first(u1) - begin:] = self.decode_range(u1, 0, end - first(u1))
+        return owner, neighbour
 
     # -- device view ------------------------------------------------------------------------
     @classmethod

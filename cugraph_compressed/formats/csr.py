@@ -73,6 +73,11 @@ class CSRLayout(Layout):
         owner, positions = ragged_positions(xp, starts, offsets[vertices + 1] - starts)
         return owner, self.indices[positions].astype(np.int64, copy=False), positions
 
+    def decode_range(self, v, begin, end):
+        """Neighbours ``begin .. end - 1`` of ``v``, read directly at ``offsets[v] + begin``."""
+        start, stop = (int(x) for x in self.offsets[v:v + 2])
+        return self.indices[start + begin:min(start + end, stop)].astype(np.int64)
+
     @classmethod
     def device_view_types(cls):
         return [f"cgc::CsrView<{v}, {o}>" for v in _CTYPES.values() for o in _CTYPES.values()]

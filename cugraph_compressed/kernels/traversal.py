@@ -5,7 +5,7 @@ knobs (:class:`TraversalConfig`).
 Kernels are instantiated per layout view type (``Layout.device_view_types()``), vertex type
 and, where weights take part, weight type; every module compiles all of its instantiations at
 once (NVRTC, cached on disk) and CI compiles them all.  This module sits below both the graph
-(which decodes its edges here to re-orient its storage) and the algorithms.
+(whose edges are decoded here when it re-orients its storage) and the algorithms.
 """
 from __future__ import annotations
 
@@ -166,7 +166,7 @@ def _fault_error(layout, what, fault):
 
 TRAVERSE = Module(HERE / "traverse.cu", {
     "count_items": ("count_items<{view}, {vertex}>", False, True),
-    "decode_items": ("decode_items<{view}, {vertex}>", False, True),
+    "decode_slots": ("decode_slots<{view}, {vertex}>", False, True),
 })
 
 
@@ -268,19 +268,30 @@ def list_passes(layout, config: TraversalConfig, thread_ranks: int = 1):
     return [(per_thread, (0, long_list), False), (long_list, (long_list, ALL_DEGREES[1]), True)]
 
 
-def decode_edges(layout, config: TraversalConfig = DEFAULT_CONFIG):
-    """(owner, neighbour) of every edge, by property slot, decoded on the GPU through the
-    layout's device view (int64 CuPy arrays).  A list's slots are consecutive, in vertex order,
-    so the owners come from the prefix sum of the degrees."""
-    import cupy as cp
+class SlotDecoder:
+    """A layout's edges, window after window of property slots, decoded on the GPU through its
+    device view: the device side of :meth:`~cugraph_compressed.formats.base.Layout.decode_slots`.
 
-    n = layout.num_vertices
-    run = Traversal(layout, np.int32 if n <= np.iinfo(np.int32).max else np.int64, config)
-    item_size = layout_item_size(layout)
-    scan, total = run.items(None, n, item_size)
-    neighbours = cp.full(layout.num_edges, -1, dtype=cp.int64)
-    kernel = run.kernel(TRAVERSE, "decode_items")
-    run.launch(kernel, None, n, scan, total, item_size, neighbours)
-    ends, _ = run.items(None, n, 1)  # items of one rank: the degrees' prefix sum
-    owners = cp.searchsorted(ends, cp.arange(layout.num_edges, dtype=cp.int64), side="right")
-    return owners, neighbours
+    Holds the degrees' prefix sum (O(V)); a window costs its own edges and the lists it meets.
+    """
+
+    def __init__(self, layout, config: TraversalConfig = DEFAULT_CONFIG):
+        n = layout.num_vertices
+        self.run = Traversal(layout, np.int32 if n <= np.iinfo(np.int32).max else np.int64,
+                             config)
+        self.ends, _ = self.run.items(None, n, 1)  # items of one rank: the degrees' prefix sum
+        self.item_size = layout_item_size(layout)
+
+    def __call__(self, begin: int, end: int):
+        """``(owner, neighbour)`` of the edges at slots ``begin .. end - 1``: int64 CuPy arrays,
+        slot ``begin + i`` at index ``i``."""
+        run, cp = self.run, self.run.cp
+        owner = cp.searchsorted(self.ends, cp.arange(begin, end, dtype=cp.int64), side="right")
+        neighbour = cp.full(end - begin, -1, dtype=cp.int64)
+        if end > begin:
+            u0, u1 = int(owner[0]), int(owner[-1])  # the lists holding the window
+            vertices = cp.arange(u0, u1 + 1, dtype=run.vertex_dtype)
+            scan, total = run.items(vertices, vertices.size, self.item_size)
+            run.launch(run.kernel(TRAVERSE, "decode_slots"), vertices, vertices.size, scan,
+                       total, self.item_size, np.int64(begin), np.int64(end), neighbour)
+        return owner, neighbour

@@ -9,16 +9,23 @@ count_items(const uint64_t* view, const D* vertices, int all, int64_t n, int64_t
   cgc::count_items_impl(g, vertices, all, n, item_size, min_degree, max_degree, counts);
 }
 
-// Every list decoded through the view: neighbours[slot] for every edge (tests compare it with
-// the host decoder; it is the device side of Layout.to_coo).
+// The neighbours at property slots [slot0, slot1) of the lists of `vertices` (those holding
+// them), each written at neighbours[slot - slot0]: a window of a layout's edges, decoded
+// through its view (the device side of Layout.decode_slots; kernels/traversal.py SlotDecoder).
+// An item starts where the view can start decoding, so items that only meet the window decode
+// ranks outside it too, and those are not written; items wholly outside it return at once.
 template <class View, typename D>
 __global__ void __launch_bounds__(cgc::BLOCK)
-decode_items(const uint64_t* view, const D* unused, const int64_t* scan, int64_t n, int64_t total,
-             int64_t item_size, int64_t* neighbours) {
+decode_slots(const uint64_t* view, const D* vertices, const int64_t* scan, int64_t n,
+             int64_t total, int64_t item_size, int64_t slot0, int64_t slot1,
+             int64_t* neighbours) {
   const View g = View::load(view);
-  cgc::for_each_item(g, unused, 1, scan, n, total, item_size,
+  cgc::for_each_item(g, vertices, 0, scan, n, total, item_size,
                      [&](int64_t, int64_t u, int64_t first, int64_t begin, int64_t end) {
-    auto write = [&](int64_t slot, int64_t v) { neighbours[slot] = v; };
+    if (first + end <= slot0 || first + begin >= slot1) return;
+    auto write = [&](int64_t slot, int64_t v) {
+      if (slot >= slot0 && slot < slot1) neighbours[slot - slot0] = v;
+    };
     g.for_each(u, first, begin, end, CGC_EDGES(g, u, write));
   });
 }

@@ -186,9 +186,12 @@ VIEW_CASES = [(layout, params) for layout in DEVICE_LAYOUTS
 @pytest.mark.parametrize("layout, params", VIEW_CASES, ids=[f"{l}-{p}" for l, p in VIEW_CASES])
 @pytest.mark.parametrize("directed", [True, False])
 def test_device_view_decodes_every_list(layout, params, directed):
+    """SlotDecoder (the re-orientation's GPU decoder) gives the host decoder's owner and
+    neighbour at every slot: all edges at once, and windows that cut lists at one or both ends
+    (the hub's list of 5000), as the host ``Layout.decode_slots`` does."""
     import cudf
 
-    from cugraph_compressed.kernels.traversal import decode_edges
+    from cugraph_compressed.kernels.traversal import SlotDecoder
 
     hub = pd.DataFrame({"source": np.full(5000, 7, np.int32),
                         "destination": np.arange(5000, dtype=np.int32) * 13})
@@ -197,6 +200,14 @@ def test_device_view_decodes_every_list(layout, params, directed):
         cudf.from_pandas(df), renumber=False)
     owner, expected, positions = (np.asarray(a.get() if hasattr(a, "get") else a)
                                   for a in G._layout.to_coo())
-    owners, decoded = (a.get() for a in decode_edges(G._layout))
-    assert np.array_equal(decoded[positions], expected)
-    assert np.array_equal(owners[positions], owner)
+    by_slot = np.empty_like(owner), np.empty_like(expected)
+    by_slot[0][positions], by_slot[1][positions] = owner, expected
+    decode = SlotDecoder(G._layout)
+    m = G._layout.num_edges
+    hub_first = int(G._layout.degrees()[:7].sum())
+    windows = [(0, m), (0, 1), (m - 1, m), (hub_first + 3, hub_first + 4000), (1000, 1000)]
+    windows += [(b, min(b + 4096, m)) for b in range(0, m, 70_001)]
+    for begin, end in windows:
+        owners, decoded = (a.get() for a in decode(begin, end))
+        assert np.array_equal(owners, by_slot[0][begin:end]), (begin, end)
+        assert np.array_equal(decoded, by_slot[1][begin:end]), (begin, end)

@@ -1,14 +1,39 @@
 """Directed graphs stored as in-lists (``store_transposed=True``): the stored edges, and BFS and
-SSSP, which convert the storage to out-lists in place, against SciPy and the out-list graph."""
+SSSP, which re-orient the storage in place through the streaming build.  The re-oriented graph
+is bit for bit the graph built directly as out-lists, whatever the budget (many vertex ranges,
+many pieces, lists cut across pieces); BFS and SSSP on it match SciPy; the re-orientation's
+peak stays within both structures, the budget and O(V); a failure midway leaves the graph as it
+was."""
+import tracemalloc
+import weakref
+
 import numpy as np
 import pandas as pd
 import pytest
-from graphs import check_against_scipy, random_edges, weighted_adjacency
+from graphs import (
+    REORIENTATION_VERTICES,
+    check_against_scipy,
+    random_edges,
+    reorientation_edges,
+    weighted_adjacency,
+)
 from scipy.sparse.csgraph import dijkstra
 
 import cugraph_compressed as cgc
+from cugraph_compressed import _source
+from cugraph_compressed._build import MIN_RUN
+from cugraph_compressed.formats.base import RangeEncoder
+from cugraph_compressed.generators import rmat_chunks
 
 LAYOUTS = sorted(cgc.FORMATS)
+PARAMS = {"csr": [{}, {"force_64bit": True}], "ef": [{}, {"k": 2, "block_size": 4}],
+          "cgr": [{}, {"code": "gamma", "min_interval_length": 2, "segment_size": 2}],
+          "fl": [{}, {"index_width": 16, "offset_width": 32}]}
+CASES = [(fmt, p) for fmt, ps in PARAMS.items() for p in ps]
+#: Edge properties read, and a budget that cuts each such graph below into several vertex ranges
+#: and its stored edges into several pieces (MIN_RUN rows each at these budgets).
+PROPERTIES = {"none": ({}, 200_000), "weight": ({"weight": "w"}, 700_000),
+              "all": ({"edge_attr": ["w", "eid", "et"]}, 1_000_000)}
 
 
 def build(df, layout, store_transposed):
@@ -20,10 +45,109 @@ def sorted_edges(G):
     return G.view_edge_list().sort_values(["source", "destination"]).reset_index(drop=True)
 
 
+def out_lists(G):
+    """The graph's out-lists, re-orienting it when it holds in-lists (what BFS asks for)."""
+    return G.view().adjacency("out")
+
+
+def assert_same_graph(G, H):
+    """``G`` holds ``H``'s buffers and properties (same names, order, dtypes and bits)."""
+    assert not G._in_lists and not H._in_lists
+    assert G._layout.num_vertices == H._layout.num_vertices
+    assert G._layout.num_edges == H._layout.num_edges
+    assert list(G._layout.arrays) == list(H._layout.arrays)
+    for name, array in H._layout.arrays.items():
+        got = G._layout.arrays[name]
+        assert got.dtype == array.dtype and np.array_equal(got, array), name
+    assert list(G._properties) == list(H._properties)
+    for name, values in H._properties.items():
+        got = G._properties[name]
+        assert got.dtype == values.dtype and np.array_equal(got, values), name
+
+
 @pytest.fixture(scope="module")
 def edges():
     df = random_edges(400, 2500, 90, weighted=True)  # parallel edges, self loops, isolated ids
     return df.astype({"source": np.int32, "destination": np.int32})
+
+
+@pytest.fixture(scope="module")
+def hubs():
+    df = reorientation_edges()
+    assert df["destination"].value_counts().iloc[:2].min() > 2 * MIN_RUN  # lists cut by pieces
+    return df
+
+
+@pytest.mark.parametrize("props", sorted(PROPERTIES))
+@pytest.mark.parametrize("fmt, params", CASES, ids=[f"{f}-{p}" for f, p in CASES])
+def test_reoriented_graph_is_the_out_list_build(hubs, fmt, params, props):
+    """Bit for bit the graph built directly with store_transposed=False: under the default
+    budget (one range, one piece) and under one that makes several ranges and pieces, with
+    the hubs' in-lists cut across pieces and isolated vertices at the end (``vertices``)."""
+    columns, small = PROPERTIES[props]
+    vertices = pd.Series(np.arange(REORIENTATION_VERTICES))
+    direct = cgc.CompressedGraph(directed=True, format=fmt, **params).from_edge_chunks(
+        [hubs], renumber=False, vertices=vertices, **columns)
+    for budget in (None, small):
+        G = cgc.CompressedGraph(directed=True, format=fmt, **params).from_edge_chunks(
+            [hubs], renumber=False, vertices=vertices, store_transposed=True,
+            memory_budget=budget, **columns)
+        assert G._in_lists
+        in_lists = {name: array.copy() for name, array in G._layout.arrays.items()}
+        adjacency = out_lists(G)
+        assert not adjacency.in_lists and adjacency.layout is G._layout
+        assert_same_graph(G, direct)
+        stats = G.build_stats["reoriented"]
+        assert stats["budget"] == G.build_stats["budget"]  # the budget the graph was built with
+        if budget is not None:
+            assert stats["ranges"] > 1 and stats["pieces"] > 2
+        assert G.store_transposed  # as given at the build
+        assert any(not np.array_equal(in_lists[k], G._layout.arrays[k]) for k in in_lists)
+
+
+def test_renumbered_ids_are_kept():
+    """The re-orientation works on internal ids: the renumber map (string ids here) and the
+    results in user ids are unchanged."""
+    df = random_edges(300, 5000, 3, weighted=True)
+    df = df.assign(source="v" + df["source"].astype(str),
+                   destination="v" + df["destination"].astype(str))
+    G = cgc.CompressedGraph(directed=True, format="ef").from_edge_chunks(
+        [df], weight="weight", store_transposed=True, memory_budget=20_000)
+    direct = cgc.CompressedGraph(directed=True, format="ef").from_pandas_edgelist(
+        df, weight="weight")
+    before = sorted_edges(G)
+    out_lists(G)
+    assert_same_graph(G, direct)
+    assert G.nodes().equals(direct.nodes())
+    pd.testing.assert_frame_equal(sorted_edges(G), before)
+
+
+@pytest.mark.parametrize("fmt", LAYOUTS)
+@pytest.mark.parametrize("case", ["no vertices", "isolated only", "self loops", "one edge"])
+def test_small_graphs(fmt, case):
+    frames = {"no vertices": ([], [], None), "isolated only": ([], [], [0, 1, 2]),
+              "self loops": ([0, 4, 2], [0, 4, 2], list(range(6))),
+              "one edge": ([5], [2], None)}
+    src, dst, vertices = frames[case]
+    df = pd.DataFrame({"source": np.asarray(src, np.int32),
+                       "destination": np.asarray(dst, np.int32),
+                       "w": np.arange(len(src), dtype=np.float64) + 0.5})
+    kwargs = dict(renumber=False, weight="w",
+                  vertices=None if vertices is None else pd.Series(vertices, dtype=np.int32))
+    G = cgc.CompressedGraph(directed=True, format=fmt).from_pandas_edgelist(
+        df, store_transposed=True, **kwargs)
+    direct = cgc.CompressedGraph(directed=True, format=fmt).from_pandas_edgelist(df, **kwargs)
+    out_lists(G)
+    assert_same_graph(G, direct)
+    G.validate()
+
+
+def test_undirected_and_out_list_graphs_are_left_alone(edges):
+    for directed, transposed in ((False, True), (True, False)):
+        G = cgc.CompressedGraph(directed=directed).from_pandas_edgelist(
+            edges, renumber=False, weight="weight", store_transposed=transposed)
+        layout = G._layout
+        assert out_lists(G).layout is layout and "reoriented" not in G.build_stats
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)
@@ -34,20 +158,25 @@ def test_in_lists_hold_the_same_edges(edges, layout):
     pd.testing.assert_frame_equal(sorted_edges(G), sorted_edges(build(edges, layout, False)))
 
 
+@pytest.mark.parametrize("budget", [None, 9_000])
 @pytest.mark.parametrize("layout", LAYOUTS)
-def test_bfs_converts_in_lists_in_place(edges, layout):
-    G = build(edges, layout, True)
+def test_bfs_converts_in_lists_in_place(edges, layout, budget):
+    G = cgc.CompressedGraph(directed=True, format=layout).from_edge_chunks(
+        [edges], renumber=False, weight="weight", store_transposed=True, memory_budget=budget)
     before = sorted_edges(G)
     result = cgc.bfs(G, start=5).sort_values("vertex").reset_index(drop=True)
     assert not G._in_lists  # converted once, and kept
     G.validate()
     pd.testing.assert_frame_equal(sorted_edges(G), before)
     check_against_scipy(edges, result, True, [5])
+    if budget is not None:
+        assert G.build_stats["reoriented"]["ranges"] > 1
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_sssp_on_in_lists(edges, layout):
-    G = build(edges, layout, True)
+    G = cgc.CompressedGraph(directed=True, format=layout).from_edge_chunks(
+        [edges], renumber=False, weight="weight", store_transposed=True, memory_budget=9_000)
     n = G.number_of_vertices()
     result = cgc.sssp(G, 7).sort_values("vertex")
     expected = dijkstra(weighted_adjacency(edges, n, True), indices=7)
@@ -55,3 +184,102 @@ def test_sssp_on_in_lists(edges, layout):
     reached = np.isfinite(expected)
     assert np.array_equal(dist < 3e38, reached)
     assert np.allclose(dist[reached], expected[reached], rtol=1e-6)
+
+
+# -- failure --------------------------------------------------------------------------------------
+def fail_on_piece(monkeypatch, k):
+    """Make the ``k``-th piece read back (over all passes) raise MemoryError."""
+    pieces, read = _source.StoredEdges.pieces, []
+
+    def failing(self, *args, **kwargs):
+        for piece in pieces(self, *args, **kwargs):
+            read.append(1)
+            if len(read) == k:
+                raise MemoryError("out of memory (test)")
+            yield piece
+
+    monkeypatch.setattr(_source.StoredEdges, "pieces", failing)
+
+
+def fail_on_finish(monkeypatch):
+    """Make the encoder fail once every range is written: the new structure is complete."""
+    def failing(self):
+        raise MemoryError("out of memory (test)")
+
+    monkeypatch.setattr(RangeEncoder, "finish", failing)
+
+
+def watch_encoders(monkeypatch):
+    """Weak references to the encoders the build sizes with (they hold the new buffers)."""
+    seen, size = [], RangeEncoder.size
+
+    def watched(self, *args):
+        if not any(ref() is self for ref in seen):
+            seen.append(weakref.ref(self))
+        return size(self, *args)
+
+    monkeypatch.setattr(RangeEncoder, "size", watched)
+    return seen
+
+
+@pytest.mark.parametrize("where", ["reading", "finishing"])
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_a_failure_midway_leaves_the_graph_as_it_was(edges, layout, where, monkeypatch):
+    """MemoryError while the stored edges are read back (a later pass) or once the new structure
+    is complete: the graph keeps its in-lists, buffers and properties and runs PageRank as
+    before, nothing of the failed build survives it (no garbage collection asked), and it
+    re-orients when asked again."""
+    G = cgc.CompressedGraph(directed=True, format=layout).from_edge_chunks(
+        [edges], renumber=False, weight="weight", store_transposed=True, memory_budget=9_000)
+    layout_before, properties_before = G._layout, dict(G._properties)
+    arrays = {name: array.copy() for name, array in G._layout.arrays.items()}
+    ranks = cgc.pagerank(G)
+    with monkeypatch.context() as patch:
+        if where == "reading":
+            fail_on_piece(patch, 5)
+        else:
+            fail_on_finish(patch)
+        encoders = watch_encoders(patch)
+        try:  # not pytest.raises: its record of the traceback would keep the failed frames
+            cgc.bfs(G, start=5)
+        except MemoryError as exc:
+            assert "test" in str(exc)
+        else:
+            raise AssertionError("the re-orientation did not fail")
+    assert encoders and all(ref() is None for ref in encoders)
+    assert G._in_lists and G._layout is layout_before and "reoriented" not in G.build_stats
+    assert G._properties == properties_before
+    for name, array in arrays.items():
+        assert np.array_equal(G._layout.arrays[name], array)
+    G.validate()
+    pd.testing.assert_frame_equal(cgc.pagerank(G), ranks)
+    result = cgc.bfs(G, start=5).sort_values("vertex").reset_index(drop=True)
+    assert not G._in_lists
+    check_against_scipy(edges, result, True, [5])
+
+
+# -- memory ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize("fmt", LAYOUTS)
+def test_host_reorientation_peak_stays_within_its_bound(fmt):
+    """The re-orientation's own allocations (the old structure is there before it) peak within
+    the new structure, the budget and O(V) vertex arrays (the degrees' prefix sum, the build's
+    counts, the layouts' per-vertex buffers and host degree decoders): no term in the edge
+    count beyond the structure, where decoding, transposing and re-encoding every edge at once
+    takes about 24 bytes an edge."""
+    budget = 2 << 20  # pieces of budget // 4 // 48 rows, above MIN_RUN
+    G = cgc.CompressedGraph(directed=True, format=fmt).from_edge_chunks(
+        rmat_chunks(12, 64, chunk_edges=1 << 15, seed=7), renumber=False, store_transposed=True,
+        memory_budget=budget)
+    out_lists(cgc.CompressedGraph(directed=True, format=fmt).from_edge_chunks(
+        rmat_chunks(6, chunk_edges=100), renumber=False, store_transposed=True))  # imports
+    tracemalloc.start()
+    try:
+        out_lists(G)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    stats = G.build_stats["reoriented"]
+    assert stats["ranges"] > 1 and stats["pieces"] > 10, stats
+    bound = G.nbytes + budget + 192 * G.number_of_vertices()
+    assert peak <= bound, (peak, bound)
+    assert bound < G.nbytes + 24 * G.number_of_edges()

@@ -99,7 +99,7 @@ class _Ref(int):
     pass
 
 
-THREAD, TRAVERSE, WARP, PULL, PUSH = 0, 1, 2, 3, 4  # the driver's modes
+THREAD, TRAVERSE, WARP, PULL, PUSH, WINDOW = 0, 1, 2, 3, 4, 5  # the driver's modes
 NEVER = 2**62  # a warp degree no list reaches
 
 
@@ -287,6 +287,30 @@ def test_pagerank_product_through_threads_and_warps(plain_driver, fmt, params, g
                     np.arange(n))
         want = np.bincount(to, weights=scaled[frm] * share, minlength=n).astype(np.int64)
         assert np.array_equal(got, want)
+
+
+@pytest.mark.parametrize("graph", ["hub", "runs"])
+@pytest.mark.parametrize("fmt, params", TRAVERSAL_CASES,
+                         ids=[f"{f}-{p}" for f, p in TRAVERSAL_CASES])
+def test_slot_windows_decode_like_the_host(driver, fmt, params, graph):
+    """decode_slots (kernels/traverse.cu), which decodes a re-orientation's pieces on the GPU,
+    writes exactly the neighbours of its window of property slots over the lists holding it, as
+    SlotDecoder launches it: items that start before the window or end after it (a list cut at
+    one end or both, mid-item) decode only what lies inside, and nothing is written outside
+    (AddressSanitizer: the window is an allocation of its own size)."""
+    layout = layout_of(fmt, params, graph, True)
+    m = layout.num_edges
+    _, neighbour = layout.decode_slots(0, m)  # the host decoders (tests/formats)
+    ends = np.cumsum(np.asarray(layout.degrees()))
+    longest = int(np.argmax(np.asarray(layout.degrees())))
+    inside = int(ends[longest - 1]) if longest else 0  # the longest list, cut at both ends
+    windows = [(0, m), (0, 1), (m - 1, m), (inside + 37, inside + 180)]
+    windows += [(b, min(b + 333, m)) for b in np.random.default_rng(3).integers(0, m, 2).tolist()]
+    for begin, end in windows:
+        u0, u1 = np.searchsorted(ends, [begin, end - 1], side="right")
+        got = _call(driver, layout, WINDOW, layout_item_size(layout), begin, end, False,
+                    np.arange(u0, u1 + 1))
+        assert np.array_equal(got, neighbour[begin:end]), (begin, end)
 
 
 def corruption(seed, count=64):

@@ -11,6 +11,9 @@
 //      (4), with scaled[v] = v % 11 + 1 and weight[slot] = slot % 5 + 1: the lists of degree <
 //      `warp degree` by pagerank_spmv<..., false> in items of `item size`, the others by
 //      pagerank_spmv<..., true> in items of `warp item size`, the kernels' own code;
+//   5  the window of property slots [`warp item size`, `warp degree`) decoded by
+//      kernels/traverse.cu's decode_slots over the lists of the vertex set, in items of `item
+//      size`: the kernel's own code, writing into an allocation of exactly the window;
 //  -1  (stdin holds nothing else) the shim's warp collectives.
 //
 // stdin (little-endian int64 unless said): mode; view index; buffer count, then per buffer its
@@ -20,12 +23,14 @@
 // stdout (int64): chunk_size(); per vertex first_edge and degree; per property slot the
 // neighbour written there (-1 if none) and how many times it was written.  Modes 3 and 4: per
 // vertex its entry of the product (small integers, exact in float64 whatever the order).
+// Mode 5: per slot of the window the neighbour written there (-1 if none).
 // Built with -DCGC_CHECKED (kernels/common.cuh), the views bound every read and record faults
 // instead: the degrees are the core's (list_degree), the decoders' neighbours pass the core's
 // range check (CGC_EDGES), and the output ends with the two words of cgc_fault.
 #include "cuda_host_shim.h"
 #include "kernels/traverse.cuh"
 #include "algorithms/pagerank.cu"
+#include "kernels/traverse.cu"
 
 #include <cstdio>
 #include <cstdlib>
@@ -116,6 +121,24 @@ static void pagerank_product(const uint64_t* args, int64_t num_edges, int pull, 
   std::vector<int64_t> result(n);
   for (int64_t v = 0; v < n; ++v) result[v] = (int64_t)out[v];
   put(result);
+}
+
+// Mode 5: decode_slots as kernels/traversal.py SlotDecoder launches it.
+template <class View>
+static void decode_window(const uint64_t* args, const std::vector<long long>& vertices,
+                          int64_t item_size, int64_t slot0, int64_t slot1) {
+  const View g = View::load(args);
+  const int64_t n = (int64_t)vertices.size();
+  std::vector<int64_t> window(slot1 - slot0, -1);
+  with_items(g, vertices.data(), 0, n, Items{item_size, 0, INT64_MAX},
+             [&](const int64_t* scan, int64_t total) {
+    const int64_t tile = cgc::BLOCK * cgc::ITEMS;
+    shim_launch((unsigned)((total + tile - 1) / tile), cgc::BLOCK, [&] {
+      decode_slots<View, long long>(args, vertices.data(), scan, n, total, item_size, slot0,
+                                    slot1, window.data());
+    });
+  });
+  put(window);
 }
 
 template <class View>
@@ -216,6 +239,11 @@ int main() {
     if (mode == 3 || mode == 4) {
       pagerank_product(args.data(), num_edges, mode == 3, tag, item_size, warp_item_size,
                        warp_degree, (int64_t)vertices.size());
+      return;
+    }
+    if (mode == 5) {
+      decode_window<std::remove_pointer_t<decltype(tag)>>(args.data(), vertices, item_size,
+                                                          warp_item_size, warp_degree);
       return;
     }
     run<std::remove_pointer_t<decltype(tag)>>(mode, args.data(), num_edges, item_size,

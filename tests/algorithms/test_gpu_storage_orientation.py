@@ -1,0 +1,157 @@
+"""Re-orientation on the GPU: a directed device graph stored as in-lists, re-encoded as out-lists
+by BFS/SSSP through the streaming build (its stored edges decoded on the GPU a window of slots
+at a time, ``kernels/traversal.py`` SlotDecoder), holds the buffers of the host graph built
+directly as out-lists (which the CPU tests prove equal to the host re-orientation), for every
+layout, property set and budget; BFS and SSSP on it match the host; running out of GPU memory
+midway leaves the graph as it was and no allocation behind."""
+import gc
+
+import numpy as np
+import pandas as pd
+import pytest
+from graphs import REORIENTATION_VERTICES, random_edges, reorientation_edges
+
+import cugraph_compressed as cgc
+from cugraph_compressed.generators import rmat_chunks
+
+pytestmark = pytest.mark.gpu
+
+PARAMS = {"csr": [{}, {"force_64bit": True}], "ef": [{}, {"k": 2, "block_size": 4}],
+          "cgr": [{}, {"code": "gamma", "min_interval_length": 2, "segment_size": 2}],
+          "fl": [{}, {"index_width": 16, "offset_width": 32}]}
+CASES = [(fmt, p) for fmt, ps in PARAMS.items() for p in ps]
+#: Edge properties read, and a budget that cuts the graph into several vertex ranges and its
+#: stored edges into several pieces, the hubs' in-lists across pieces.
+PROPERTIES = {"none": ({}, 200_000), "weight": ({"weight": "w"}, 700_000),
+              "all": ({"edge_attr": ["w", "eid", "et"]}, 1_000_000)}
+
+
+def host(array):
+    return array.get() if hasattr(array, "get") else np.asarray(array)
+
+
+def assert_same_graph(G, H):
+    """Device graph ``G`` holds host graph ``H``'s buffers and properties, bit for bit."""
+    assert not G._in_lists and not H._in_lists
+    assert G._layout.num_vertices == H._layout.num_vertices
+    assert G._layout.num_edges == H._layout.num_edges
+    assert list(G._layout.arrays) == list(H._layout.arrays)
+    for name, array in H._layout.arrays.items():
+        got = host(G._layout.arrays[name])
+        assert got.dtype == array.dtype and np.array_equal(got, array), name
+    assert list(G._properties) == list(H._properties)
+    for name, values in H._properties.items():
+        got = host(G._properties[name])
+        assert got.dtype == values.dtype and np.array_equal(got, values), name
+
+
+@pytest.fixture(scope="module")
+def hubs():
+    return reorientation_edges()
+
+
+@pytest.mark.parametrize("props", sorted(PROPERTIES))
+@pytest.mark.parametrize("fmt, params", CASES, ids=[f"{f}-{p}" for f, p in CASES])
+def test_device_reorientation_is_the_host_out_list_build(hubs, fmt, params, props):
+    columns, small = PROPERTIES[props]
+    vertices = pd.Series(np.arange(REORIENTATION_VERTICES))
+    H = cgc.CompressedGraph(directed=True, format=fmt, **params).from_edge_chunks(
+        [hubs], renumber=False, vertices=vertices, **columns)
+    for budget, checked in ((None, False), (small, False), (small, True)):
+        G = cgc.CompressedGraph(directed=True, format=fmt, **params).from_edge_chunks(
+            [hubs], backend="device", renumber=False, vertices=vertices, store_transposed=True,
+            memory_budget=budget, **columns)
+        G.traversal = cgc.TraversalConfig(checked=checked)
+        assert G.backend == "device" and G._in_lists
+        assert not G.view().adjacency("out").in_lists
+        assert_same_graph(G, H)
+        stats = G.build_stats["reoriented"]
+        assert stats["budget"] == G.build_stats["budget"]
+        if budget is not None:
+            assert stats["ranges"] > 1 and stats["pieces"] > 2
+
+
+@pytest.mark.parametrize("fmt", sorted(PARAMS))
+@pytest.mark.parametrize("case", ["no vertices", "isolated only", "self loops", "one edge"])
+def test_small_graphs(fmt, case):
+    frames = {"no vertices": ([], [], None), "isolated only": ([], [], [0, 1, 2]),
+              "self loops": ([0, 4, 2], [0, 4, 2], list(range(6))),
+              "one edge": ([5], [2], None)}
+    src, dst, vertices = frames[case]
+    df = pd.DataFrame({"source": np.asarray(src, np.int32),
+                       "destination": np.asarray(dst, np.int32),
+                       "w": np.arange(len(src), dtype=np.float64) + 0.5})
+    kwargs = dict(renumber=False, weight="w",
+                  vertices=None if vertices is None else pd.Series(vertices, dtype=np.int32))
+    G = cgc.CompressedGraph(directed=True, format=fmt).from_edge_chunks(
+        [df], backend="device", store_transposed=True, **kwargs)
+    H = cgc.CompressedGraph(directed=True, format=fmt).from_pandas_edgelist(df, **kwargs)
+    G.view().adjacency("out")
+    assert_same_graph(G, H)
+
+
+@pytest.mark.parametrize("fmt", sorted(PARAMS))
+def test_bfs_and_sssp_after_reorientation_match_the_host(fmt):
+    edges = random_edges(3000, 40_000, 17, weighted=True)
+    G = cgc.CompressedGraph(directed=True, format=fmt).from_edge_chunks(
+        [edges], backend="device", renumber=False, weight="weight", store_transposed=True,
+        memory_budget=100_000)
+    H = cgc.CompressedGraph(directed=True, format=fmt).from_pandas_edgelist(
+        edges, renumber=False, weight="weight")
+    got = cgc.bfs(G, start=5).to_pandas().sort_values("vertex").reset_index(drop=True)
+    assert G.build_stats["reoriented"]["ranges"] > 1
+    want = cgc.bfs(H, start=5).sort_values("vertex").reset_index(drop=True)
+    assert np.array_equal(got["distance"], want["distance"])
+    got = cgc.sssp(G, 5).to_pandas().sort_values("vertex")
+    want = cgc.sssp(H, 5).sort_values("vertex")
+    assert np.allclose(got["distance"], want["distance"], rtol=1e-6)
+
+
+@pytest.mark.parametrize("limit", [1 << 20, 4 << 20])
+def test_out_of_memory_midway_leaves_the_graph_as_it_was(limit):
+    """Under an RMM limit the re-orientation runs out of memory (at 1 MiB in its first pass, at
+    4 MiB by the time the new structure is allocated): the graph keeps its in-lists, buffers
+    and properties, PageRank gives what it gave, no allocation is left behind (twice in a row),
+    and with the limit lifted BFS re-orients it."""
+    import rmm
+
+    chunks = rmat_chunks(16, 16, chunk_edges=1 << 16, seed=4, weighted=True)
+    G = cgc.CompressedGraph(directed=True, format="ef").from_edge_chunks(
+        chunks, backend="device", renumber=False, weight="weight", store_transposed=True,
+        memory_budget=1 << 20)
+    arrays = {name: host(a) for name, a in G._layout.arrays.items()}
+    weights = host(G._properties["weight"])
+    ranks = cgc.pagerank(G).to_pandas()
+    # A small re-orientation first: what the first one caches for good (compiled kernels,
+    # argument blocks, library workspaces) is not a leak of the failed one.
+    small = cgc.CompressedGraph(directed=True, format="ef").from_edge_chunks(
+        [random_edges(50, 200, 1)], backend="device", renumber=False, store_transposed=True)
+    cgc.bfs(small, start=0)
+    previous = rmm.mr.get_current_device_resource()
+    limited = rmm.mr.LimitingResourceAdaptor(previous, allocation_limit=limit)
+    rmm.mr.set_current_device_resource(limited)
+    try:
+        gc.collect()
+        before = limited.get_allocated_bytes()
+        for _ in range(2):
+            try:
+                cgc.bfs(G, start=5)
+            except MemoryError:
+                pass
+            else:
+                raise AssertionError(f"the re-orientation fit under {limit} bytes")
+            gc.collect()
+            assert limited.get_allocated_bytes() == before
+    finally:
+        rmm.mr.set_current_device_resource(previous)
+    assert G._in_lists and "reoriented" not in G.build_stats
+    for name, array in arrays.items():
+        assert np.array_equal(host(G._layout.arrays[name]), array), name
+    assert np.array_equal(host(G._properties["weight"]), weights)
+    pd.testing.assert_frame_equal(cgc.pagerank(G).to_pandas(), ranks)
+    result = cgc.bfs(G, start=5).to_pandas().sort_values("vertex").reset_index(drop=True)
+    assert not G._in_lists
+    H = cgc.CompressedGraph(directed=True, format="ef").from_edge_chunks(
+        chunks, renumber=False, weight="weight")
+    expected = cgc.bfs(H, start=5).sort_values("vertex").reset_index(drop=True)
+    assert np.array_equal(result["distance"], expected["distance"])
