@@ -402,7 +402,9 @@ class _Build:
             filled = int(count.get()[0])
             if filled > capacity:
                 raise _more_edges_than_counted()
-            src, dst = unpack_pairs(sorted_unique(keys[:filled], xp), self.index_dtype)
+            forward = sorted_unique(keys[:filled], xp)
+            del keys  # before unpacking: the buffer is the range's largest array
+            src, dst = unpack_pairs(forward, self.index_dtype)
             return src, dst, {}
         front, back = 0, capacity  # forward keys fill from the front, kept-apart ones from the back
         for o, nb, _, backward in self._gathered(v0, v1):

@@ -107,18 +107,20 @@ def test_bfs_and_sssp_after_reorientation_match_the_host(fmt):
     assert np.allclose(got["distance"], want["distance"], rtol=1e-6)
 
 
-@pytest.mark.parametrize("limit", [1 << 20, 4 << 20])
-def test_out_of_memory_midway_leaves_the_graph_as_it_was(limit):
-    """Under an RMM limit the re-orientation runs out of memory (at 1 MiB in its first pass, at
-    4 MiB by the time the new structure is allocated): the graph keeps its in-lists, buffers
-    and properties, PageRank gives what it gave, no allocation is left behind (twice in a row),
-    and with the limit lifted BFS re-orients it."""
+@pytest.mark.parametrize("share", [4, 1])
+def test_out_of_memory_midway_leaves_the_graph_as_it_was(share):
+    """Under an RMM limit of a quarter of the graph's bytes (it fails in a first pass) or of
+    the graph's bytes (the new structure and a range's edges cannot both fit) the
+    re-orientation runs out of memory: the graph keeps its in-lists, buffers and properties,
+    PageRank gives what it gave, no allocation is left behind (twice in a row), and with the
+    limit lifted BFS re-orients it."""
     import rmm
 
-    chunks = rmat_chunks(16, 16, chunk_edges=1 << 16, seed=4, weighted=True)
+    chunks = rmat_chunks(14, 8, chunk_edges=1 << 14, seed=4, weighted=True)
     G = cgc.CompressedGraph(directed=True, format="ef").from_edge_chunks(
         chunks, backend="device", renumber=False, weight="weight", store_transposed=True,
         memory_budget=1 << 20)
+    limit = G.nbytes // share
     arrays = {name: host(a) for name, a in G._layout.arrays.items()}
     weights = host(G._properties["weight"])
     ranks = cgc.pagerank(G).to_pandas()
