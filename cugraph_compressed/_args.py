@@ -28,3 +28,15 @@ def check_number(name: str, value) -> float:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a number, got {value!r} ({type(value).__name__})")
     return float(value)
+
+
+def check_int(name: str, value, lo: int, hi=None, *, not_int=TypeError) -> int:
+    """``value`` as an int in ``[lo, hi]`` (``hi`` None: no upper bound); ``not_int`` (TypeError
+    by default) unless it is an integer (not a bool), ValueError naming the bound otherwise."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise not_int(f"{name} must be an integer, got {value!r}")
+    value = int(value)
+    if value < lo or (hi is not None and value > hi):
+        bound = f"in [{lo}, {hi}]" if hi is not None else f">= {lo}"
+        raise ValueError(f"{name} must be {bound}, got {value}")
+    return value

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import _backend
-from ._args import check_bool
+from ._args import check_bool, check_int
 from ._backend import DEVICE, HOST
 from ._edgelist import (
     INT32_MAX,
@@ -81,15 +81,8 @@ def default_budget(backend: str) -> int:
 
 
 def check_budget(memory_budget) -> int | None:
-    """None, or the budget as an int; TypeError / ValueError naming a bad one."""
-    if memory_budget is None:
-        return None
-    if isinstance(memory_budget, (bool, np.bool_)) or not isinstance(
-            memory_budget, (int, np.integer)):
-        raise TypeError(f"memory_budget must be an int (bytes) or None, got {memory_budget!r}")
-    if memory_budget <= 0:
-        raise ValueError(f"memory_budget={memory_budget} must be a positive number of bytes")
-    return int(memory_budget)
+    """None, or the budget in bytes as an int; TypeError / ValueError naming a bad one."""
+    return None if memory_budget is None else check_int("memory_budget", memory_budget, 1)
 
 
 @dataclass

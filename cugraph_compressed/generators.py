@@ -37,6 +37,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ._args import check_int
 from .kernels import get_kernel, grid_size, register
 
 __all__ = ["RMATChunks", "check_arguments", "rmat_chunks", "rmat_edgelist",
@@ -128,8 +129,8 @@ def scramble_vertex_ids(ids, scale, *, seed=42):
     numpy.ndarray
         The permuted ids, uint64, same shape as `ids`.
     """
-    scale = _check_int("scale", scale, 1, _MAX_SCALE)
-    seed = _check_int("seed", seed, 0, None)
+    scale = check_int("scale", scale, 1, _MAX_SCALE, not_int=ValueError)
+    seed = check_int("seed", seed, 0, not_int=ValueError)
     ids = np.asarray(ids)
     x = ids.astype(np.uint64)                       # a copy: scrambled in place below
     if ids.size and (ids.min() < 0 or x.max() >> np.uint64(scale)):
@@ -232,11 +233,10 @@ def rmat_chunks(scale, edge_factor=16, *, a=0.57, b=0.19, c=0.19, seed=42, scram
     >>> len(chunks), chunks.num_edges, len(chunks[-1]), str(chunks[0]["source"].dtype)
     (4, 16384, 1384, 'int32')
     """
-    not_int = {"not_int": TypeError}
-    scale = _check_int("scale", scale, 1, _MAX_SCALE, **not_int)
-    edge_factor = _check_int("edge_factor", edge_factor, 1, None, **not_int)
-    seed = _check_int("seed", seed, 0, _MASK64, **not_int)
-    chunk_edges = _check_int("chunk_edges", chunk_edges, 1, None, **not_int)
+    scale = check_int("scale", scale, 1, _MAX_SCALE)
+    edge_factor = check_int("edge_factor", edge_factor, 1)
+    seed = check_int("seed", seed, 0, _MASK64)
+    chunk_edges = check_int("chunk_edges", chunk_edges, 1)
     probs = []
     for name, p in (("a", a), ("b", b), ("c", c)):
         if isinstance(p, bool) or not isinstance(p, numbers.Real):
@@ -308,16 +308,6 @@ class RMATChunks:
 
 # ----------------------------------------------------------------------------- validation
 
-def _check_int(name, value, lo, hi, *, not_int=ValueError):
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise not_int(f"{name} must be an integer, got {value!r}")
-    value = int(value)
-    if value < lo or (hi is not None and value > hi):
-        bound = f"in [{lo}, {hi}]" if hi is not None else f">= {lo}"
-        raise ValueError(f"{name} must be {bound}, got {value}")
-    return value
-
-
 def check_arguments(scale, edge_factor, a, b, c, seed, backend):
     """Check :func:`rmat_edgelist`'s arguments without generating anything.
 
@@ -331,9 +321,9 @@ def check_arguments(scale, edge_factor, a, b, c, seed, backend):
     ValueError
         If an argument is out of range; the message names the value and the bound.
     """
-    scale = _check_int("scale", scale, 1, _MAX_SCALE)
-    edge_factor = _check_int("edge_factor", edge_factor, 1, None)
-    seed = _check_int("seed", seed, 0, None)
+    scale = check_int("scale", scale, 1, _MAX_SCALE, not_int=ValueError)
+    edge_factor = check_int("edge_factor", edge_factor, 1, not_int=ValueError)
+    seed = check_int("seed", seed, 0, not_int=ValueError)
     probs = []
     for name, p in (("a", a), ("b", b), ("c", c)):
         if isinstance(p, bool) or not isinstance(p, numbers.Real) or not 0.0 <= p <= 1.0:

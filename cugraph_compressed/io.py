@@ -35,6 +35,8 @@ import operator
 import os
 from collections.abc import Iterator
 
+from ._args import check_bool, check_int
+
 __all__ = ["ParquetChunkStream", "ParquetChunks", "parquet_chunks"]
 
 _BACKENDS = ("host", "device")
@@ -98,13 +100,9 @@ def parquet_chunks(paths, columns=None, *, backend="host", row_group_chunks=True
     columns = _check_columns(columns)
     if backend not in _BACKENDS:
         raise ValueError(f"backend must be 'host' or 'device', got {backend!r}")
-    if not isinstance(row_group_chunks, bool):
-        raise TypeError(f"row_group_chunks must be a bool, got {row_group_chunks!r}")
+    row_group_chunks = check_bool("row_group_chunks", row_group_chunks)
     if max_bytes is not None:
-        if isinstance(max_bytes, bool) or not isinstance(max_bytes, int):
-            raise TypeError(f"max_bytes must be an int or None, got {max_bytes!r}")
-        if max_bytes < 1:
-            raise ValueError(f"max_bytes must be >= 1, got {max_bytes}")
+        max_bytes = check_int("max_bytes", max_bytes, 1)
         if backend == "host" and not row_group_chunks:
             raise ValueError("max_bytes splits row groups on the host: it needs "
                              "row_group_chunks=True")
