@@ -32,6 +32,7 @@ if str(ROOT) not in sys.path:  # run from a checkout without installing
     sys.path.insert(0, str(ROOT))
 
 from cugraph_compressed import CompressedGraph  # noqa: E402
+from cugraph_compressed.bench.environment import git_commit  # noqa: E402
 from cugraph_compressed.formats import FORMATS  # noqa: E402
 from cugraph_compressed.generators import rmat_chunks, rmat_edgelist  # noqa: E402
 
@@ -150,7 +151,7 @@ def main(argv=None):
             edges = len(data) if kind == "frame" else sum(len(c) for c in data)
             info = dict(scale=scale, input=kind, input_edges=edges, renumber=renumber,
                         budget=budget if kind == "chunks" else None,
-                        input_seconds=made)
+                        input_seconds=made, commit=git_commit())
             for direction in args.directions:
                 info["direction"] = direction
                 contenders = [] if kind == "chunks" or args.no_cugraph else ["cugraph"]
