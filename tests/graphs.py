@@ -47,6 +47,87 @@ def reorientation_edges():
     return df
 
 
+#: Layout parameters of the re-orientation tests: each layout's defaults and one other set.
+REORIENTATION_PARAMS = {
+    "csr": [{}, {"force_64bit": True}], "ef": [{}, {"k": 2, "block_size": 4}],
+    "cgr": [{}, {"code": "gamma", "min_interval_length": 2, "segment_size": 2}],
+    "fl": [{}, {"index_width": 16, "offset_width": 32}]}
+REORIENTATION_CASES = [(fmt, p) for fmt, ps in REORIENTATION_PARAMS.items() for p in ps]
+#: Edge properties read, and a budget that cuts :func:`reorientation_edges` into several vertex
+#: ranges and its stored edges into several pieces (MIN_RUN rows each at these budgets).
+REORIENTATION_PROPERTIES = {"none": ({}, 200_000), "weight": ({"weight": "w"}, 700_000),
+                            "all": ({"edge_attr": ["w", "eid", "et"]}, 1_000_000)}
+#: Tiny graphs of the re-orientation tests: (sources, destinations, vertices or None).
+SMALL_GRAPHS = {"no vertices": ([], [], None), "isolated only": ([], [], [0, 1, 2]),
+                "self loops": ([0, 4, 2], [0, 4, 2], list(range(6))),
+                "one edge": ([5], [2], None)}
+
+
+def small_graph(case):
+    """``(frame, build kwargs)`` of :data:`SMALL_GRAPHS` ``case``: int32 ids, float64 ``w``."""
+    src, dst, vertices = SMALL_GRAPHS[case]
+    df = pd.DataFrame({"source": np.asarray(src, np.int32),
+                       "destination": np.asarray(dst, np.int32),
+                       "w": np.arange(len(src), dtype=np.float64) + 0.5})
+    kwargs = dict(renumber=False, weight="w",
+                  vertices=None if vertices is None else pd.Series(vertices, dtype=np.int32))
+    return df, kwargs
+
+
+def host_array(array):
+    """A NumPy copy of a NumPy or CuPy array."""
+    return array.get() if hasattr(array, "get") else np.asarray(array)
+
+
+def assert_same_graph(G, H):
+    """Graph ``G`` (either backend) holds out-list graph ``H``'s buffers and properties: same
+    names, order, dtypes and bits."""
+    assert not G._in_lists and not H._in_lists
+    assert G._layout.num_vertices == H._layout.num_vertices
+    assert G._layout.num_edges == H._layout.num_edges
+    assert list(G._layout.arrays) == list(H._layout.arrays)
+    for name, array in H._layout.arrays.items():
+        got = host_array(G._layout.arrays[name])
+        assert got.dtype == array.dtype and np.array_equal(got, array), name
+    assert list(G._properties) == list(H._properties)
+    for name, values in H._properties.items():
+        got = host_array(G._properties[name])
+        assert got.dtype == values.dtype and np.array_equal(got, values), name
+
+
+def sorted_lists_graph(n, seed, density, dtype, hub_chance=0.4, max_run=12):
+    """Sorted, distinct edges over ``n`` vertices: scattered edges, a hub adjacent to every
+    vertex with probability ``hub_chance``, and up to three runs of consecutive ids (at most
+    ``max_run - 1`` long: cgr intervals); many lists stay empty."""
+    rng = np.random.default_rng(seed)
+    if n == 0:
+        return np.zeros(0, dtype), np.zeros(0, dtype)
+    m = int(rng.integers(0, density * n + 1))
+    src, dst = [rng.integers(0, n, m)], [rng.integers(0, n, m)]
+    if rng.random() < hub_chance:
+        src.append(np.full(n, rng.integers(0, n)))
+        dst.append(np.arange(n))
+    for _ in range(int(rng.integers(0, 4))):
+        start = int(rng.integers(0, n))
+        run = np.arange(start, min(n, start + int(rng.integers(1, max_run))))
+        src.append(np.full(run.size, rng.integers(0, n)))
+        dst.append(run)
+    key = np.unique(np.concatenate(src).astype(np.int64) * n + np.concatenate(dst))
+    return (key // n).astype(dtype), (key % n).astype(dtype)
+
+
+#: Entries every Elias-Fano encoder (host or device) refuses, and the error naming them.
+EF_BAD_LISTS = [
+    ([0, 0], [3, 3], 5, "list of vertex 0 holds value 3 twice"),
+    ([2, 2], [4, 1], 5, "list of vertex 2 is not sorted: value 1 follows 4"),
+    ([3, 1], [0, 0], 5, "not sorted by list: list of vertex 1 comes after list of vertex 3"),
+    ([0], [5], 5, "list of vertex 0 holds neighbour 5, not below num_vertices=5"),
+    ([0], [-1], 5, "list of vertex 0 holds value -1"),
+    ([7], [0], 5, "list of vertex 7 is out of range"),
+    ([-1], [0], 5, "list of vertex -1 is out of range"),
+]
+
+
 def adjacency(src, dst, num_vertices, directed):
     """0/1 SciPy CSR adjacency of the distinct edges (both directions when undirected)."""
     src, dst = np.asarray(src, np.int64), np.asarray(dst, np.int64)

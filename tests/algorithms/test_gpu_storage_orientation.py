@@ -9,51 +9,34 @@ import gc
 import numpy as np
 import pandas as pd
 import pytest
-from graphs import REORIENTATION_VERTICES, random_edges, reorientation_edges
+from graphs import (
+    REORIENTATION_CASES,
+    REORIENTATION_PARAMS,
+    REORIENTATION_PROPERTIES,
+    REORIENTATION_VERTICES,
+    SMALL_GRAPHS,
+    assert_same_graph,
+    host_array,
+    random_edges,
+    reorientation_edges,
+    small_graph,
+)
 
 import cugraph_compressed as cgc
 from cugraph_compressed.generators import rmat_chunks
 
 pytestmark = pytest.mark.gpu
 
-PARAMS = {"csr": [{}, {"force_64bit": True}], "ef": [{}, {"k": 2, "block_size": 4}],
-          "cgr": [{}, {"code": "gamma", "min_interval_length": 2, "segment_size": 2}],
-          "fl": [{}, {"index_width": 16, "offset_width": 32}]}
-CASES = [(fmt, p) for fmt, ps in PARAMS.items() for p in ps]
-#: Edge properties read, and a budget that cuts the graph into several vertex ranges and its
-#: stored edges into several pieces, the hubs' in-lists across pieces.
-PROPERTIES = {"none": ({}, 200_000), "weight": ({"weight": "w"}, 700_000),
-              "all": ({"edge_attr": ["w", "eid", "et"]}, 1_000_000)}
-
-
-def host(array):
-    return array.get() if hasattr(array, "get") else np.asarray(array)
-
-
-def assert_same_graph(G, H):
-    """Device graph ``G`` holds host graph ``H``'s buffers and properties, bit for bit."""
-    assert not G._in_lists and not H._in_lists
-    assert G._layout.num_vertices == H._layout.num_vertices
-    assert G._layout.num_edges == H._layout.num_edges
-    assert list(G._layout.arrays) == list(H._layout.arrays)
-    for name, array in H._layout.arrays.items():
-        got = host(G._layout.arrays[name])
-        assert got.dtype == array.dtype and np.array_equal(got, array), name
-    assert list(G._properties) == list(H._properties)
-    for name, values in H._properties.items():
-        got = host(G._properties[name])
-        assert got.dtype == values.dtype and np.array_equal(got, values), name
-
-
 @pytest.fixture(scope="module")
 def hubs():
     return reorientation_edges()
 
 
-@pytest.mark.parametrize("props", sorted(PROPERTIES))
-@pytest.mark.parametrize("fmt, params", CASES, ids=[f"{f}-{p}" for f, p in CASES])
+@pytest.mark.parametrize("props", sorted(REORIENTATION_PROPERTIES))
+@pytest.mark.parametrize("fmt, params", REORIENTATION_CASES,
+                         ids=[f"{f}-{p}" for f, p in REORIENTATION_CASES])
 def test_device_reorientation_is_the_host_out_list_build(hubs, fmt, params, props):
-    columns, small = PROPERTIES[props]
+    columns, small = REORIENTATION_PROPERTIES[props]
     vertices = pd.Series(np.arange(REORIENTATION_VERTICES))
     H = cgc.CompressedGraph(directed=True, format=fmt, **params).from_edge_chunks(
         [hubs], renumber=False, vertices=vertices, **columns)
@@ -71,18 +54,10 @@ def test_device_reorientation_is_the_host_out_list_build(hubs, fmt, params, prop
             assert stats["ranges"] > 1 and stats["pieces"] > 2
 
 
-@pytest.mark.parametrize("fmt", sorted(PARAMS))
-@pytest.mark.parametrize("case", ["no vertices", "isolated only", "self loops", "one edge"])
+@pytest.mark.parametrize("fmt", sorted(REORIENTATION_PARAMS))
+@pytest.mark.parametrize("case", sorted(SMALL_GRAPHS))
 def test_small_graphs(fmt, case):
-    frames = {"no vertices": ([], [], None), "isolated only": ([], [], [0, 1, 2]),
-              "self loops": ([0, 4, 2], [0, 4, 2], list(range(6))),
-              "one edge": ([5], [2], None)}
-    src, dst, vertices = frames[case]
-    df = pd.DataFrame({"source": np.asarray(src, np.int32),
-                       "destination": np.asarray(dst, np.int32),
-                       "w": np.arange(len(src), dtype=np.float64) + 0.5})
-    kwargs = dict(renumber=False, weight="w",
-                  vertices=None if vertices is None else pd.Series(vertices, dtype=np.int32))
+    df, kwargs = small_graph(case)
     G = cgc.CompressedGraph(directed=True, format=fmt).from_edge_chunks(
         [df], backend="device", store_transposed=True, **kwargs)
     H = cgc.CompressedGraph(directed=True, format=fmt).from_pandas_edgelist(df, **kwargs)
@@ -90,7 +65,7 @@ def test_small_graphs(fmt, case):
     assert_same_graph(G, H)
 
 
-@pytest.mark.parametrize("fmt", sorted(PARAMS))
+@pytest.mark.parametrize("fmt", sorted(REORIENTATION_PARAMS))
 def test_bfs_and_sssp_after_reorientation_match_the_host(fmt):
     edges = random_edges(3000, 40_000, 17, weighted=True)
     G = cgc.CompressedGraph(directed=True, format=fmt).from_edge_chunks(
@@ -121,8 +96,8 @@ def test_out_of_memory_midway_leaves_the_graph_as_it_was(share):
         chunks, backend="device", renumber=False, weight="weight", store_transposed=True,
         memory_budget=1 << 20)
     limit = G.nbytes // share
-    arrays = {name: host(a) for name, a in G._layout.arrays.items()}
-    weights = host(G._properties["weight"])
+    arrays = {name: host_array(a) for name, a in G._layout.arrays.items()}
+    weights = host_array(G._properties["weight"])
     ranks = cgc.pagerank(G).to_pandas()
     # A small re-orientation first: what the first one caches for good (compiled kernels,
     # argument blocks, library workspaces) is not a leak of the failed one.
@@ -148,8 +123,8 @@ def test_out_of_memory_midway_leaves_the_graph_as_it_was(share):
         rmm.mr.set_current_device_resource(previous)
     assert G._in_lists and "reoriented" not in G.build_stats
     for name, array in arrays.items():
-        assert np.array_equal(host(G._layout.arrays[name]), array), name
-    assert np.array_equal(host(G._properties["weight"]), weights)
+        assert np.array_equal(host_array(G._layout.arrays[name]), array), name
+    assert np.array_equal(host_array(G._properties["weight"]), weights)
     pd.testing.assert_frame_equal(cgc.pagerank(G).to_pandas(), ranks)
     result = cgc.bfs(G, start=5).to_pandas().sort_values("vertex").reset_index(drop=True)
     assert not G._in_lists

@@ -11,10 +11,15 @@ import numpy as np
 import pandas as pd
 import pytest
 from graphs import (
+    REORIENTATION_CASES,
+    REORIENTATION_PROPERTIES,
     REORIENTATION_VERTICES,
+    SMALL_GRAPHS,
+    assert_same_graph,
     check_against_scipy,
     random_edges,
     reorientation_edges,
+    small_graph,
     weighted_adjacency,
 )
 from scipy.sparse.csgraph import dijkstra
@@ -26,16 +31,6 @@ from cugraph_compressed.formats.base import RangeEncoder
 from cugraph_compressed.generators import rmat_chunks
 
 LAYOUTS = sorted(cgc.FORMATS)
-PARAMS = {"csr": [{}, {"force_64bit": True}], "ef": [{}, {"k": 2, "block_size": 4}],
-          "cgr": [{}, {"code": "gamma", "min_interval_length": 2, "segment_size": 2}],
-          "fl": [{}, {"index_width": 16, "offset_width": 32}]}
-CASES = [(fmt, p) for fmt, ps in PARAMS.items() for p in ps]
-#: Edge properties read, and a budget that cuts each such graph below into several vertex ranges
-#: and its stored edges into several pieces (MIN_RUN rows each at these budgets).
-PROPERTIES = {"none": ({}, 200_000), "weight": ({"weight": "w"}, 700_000),
-              "all": ({"edge_attr": ["w", "eid", "et"]}, 1_000_000)}
-
-
 def build(df, layout, store_transposed):
     return cgc.CompressedGraph(directed=True, format=layout).from_pandas_edgelist(
         df, renumber=False, weight="weight", store_transposed=store_transposed)
@@ -48,21 +43,6 @@ def sorted_edges(G):
 def out_lists(G):
     """The graph's out-lists, re-orienting it when it holds in-lists (what BFS asks for)."""
     return G.view().adjacency("out")
-
-
-def assert_same_graph(G, H):
-    """``G`` holds ``H``'s buffers and properties (same names, order, dtypes and bits)."""
-    assert not G._in_lists and not H._in_lists
-    assert G._layout.num_vertices == H._layout.num_vertices
-    assert G._layout.num_edges == H._layout.num_edges
-    assert list(G._layout.arrays) == list(H._layout.arrays)
-    for name, array in H._layout.arrays.items():
-        got = G._layout.arrays[name]
-        assert got.dtype == array.dtype and np.array_equal(got, array), name
-    assert list(G._properties) == list(H._properties)
-    for name, values in H._properties.items():
-        got = G._properties[name]
-        assert got.dtype == values.dtype and np.array_equal(got, values), name
 
 
 @pytest.fixture(scope="module")
@@ -78,13 +58,14 @@ def hubs():
     return df
 
 
-@pytest.mark.parametrize("props", sorted(PROPERTIES))
-@pytest.mark.parametrize("fmt, params", CASES, ids=[f"{f}-{p}" for f, p in CASES])
+@pytest.mark.parametrize("props", sorted(REORIENTATION_PROPERTIES))
+@pytest.mark.parametrize("fmt, params", REORIENTATION_CASES,
+                         ids=[f"{f}-{p}" for f, p in REORIENTATION_CASES])
 def test_reoriented_graph_is_the_out_list_build(hubs, fmt, params, props):
     """Bit for bit the graph built directly with store_transposed=False: under the default
     budget (one range, one piece) and under one that makes several ranges and pieces, with
     the hubs' in-lists cut across pieces and isolated vertices at the end (``vertices``)."""
-    columns, small = PROPERTIES[props]
+    columns, small = REORIENTATION_PROPERTIES[props]
     vertices = pd.Series(np.arange(REORIENTATION_VERTICES))
     direct = cgc.CompressedGraph(directed=True, format=fmt, **params).from_edge_chunks(
         [hubs], renumber=False, vertices=vertices, **columns)
@@ -123,17 +104,9 @@ def test_renumbered_ids_are_kept():
 
 
 @pytest.mark.parametrize("fmt", LAYOUTS)
-@pytest.mark.parametrize("case", ["no vertices", "isolated only", "self loops", "one edge"])
+@pytest.mark.parametrize("case", sorted(SMALL_GRAPHS))
 def test_small_graphs(fmt, case):
-    frames = {"no vertices": ([], [], None), "isolated only": ([], [], [0, 1, 2]),
-              "self loops": ([0, 4, 2], [0, 4, 2], list(range(6))),
-              "one edge": ([5], [2], None)}
-    src, dst, vertices = frames[case]
-    df = pd.DataFrame({"source": np.asarray(src, np.int32),
-                       "destination": np.asarray(dst, np.int32),
-                       "w": np.arange(len(src), dtype=np.float64) + 0.5})
-    kwargs = dict(renumber=False, weight="w",
-                  vertices=None if vertices is None else pd.Series(vertices, dtype=np.int32))
+    df, kwargs = small_graph(case)
     G = cgc.CompressedGraph(directed=True, format=fmt).from_pandas_edgelist(
         df, store_transposed=True, **kwargs)
     direct = cgc.CompressedGraph(directed=True, format=fmt).from_pandas_edgelist(df, **kwargs)

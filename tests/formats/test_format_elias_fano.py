@@ -3,7 +3,7 @@ Elias-Fano bound, one validate() test per documented invariant, BFS end to end."
 import numpy as np
 import pandas as pd
 import pytest
-from graphs import check_against_scipy, random_edges
+from graphs import EF_BAD_LISTS, check_against_scipy, random_edges
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -250,13 +250,7 @@ def test_self_loops():
 
 
 # -- input checks -----------------------------------------------------------------------------
-@pytest.mark.parametrize("src, dst, n, message", [
-    ([0, 0], [3, 3], 5, "list of vertex 0 holds value 3 twice"),
-    ([2, 2], [4, 1], 5, "list of vertex 2 is not sorted: value 1 follows 4"),
-    ([3, 1], [0, 0], 5, "not sorted by list: list of vertex 1 comes after list of vertex 3"),
-    ([0], [5], 5, "list of vertex 0 holds neighbour 5, not below num_vertices=5"),
-    ([0], [-1], 5, "list of vertex 0 holds value -1"),
-    ([7], [0], 5, "list of vertex 7 is out of range"),
+@pytest.mark.parametrize("src, dst, n, message", EF_BAD_LISTS + [
     ([0], [0], 2**32 + 1, "num_vertices=4294967297 is too large"),
 ])
 def test_encoder_rejects_bad_input(src, dst, n, message):

@@ -7,7 +7,15 @@ from unittest import mock
 
 import numpy as np
 import pytest
-from graphs import bits_of, decoded_range, device_rmat_sorted, sampled_lists, scale_22_layout
+from graphs import (
+    EF_BAD_LISTS,
+    bits_of,
+    decoded_range,
+    device_rmat_sorted,
+    sampled_lists,
+    scale_22_layout,
+    sorted_lists_graph,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -145,26 +153,6 @@ def test_scale_24_size():
 
 
 # -- the device encoder's kernels against the host encoder, bit for bit ------------------------
-def lists_graph(n, seed, density, dtype):
-    """Sorted, distinct edges over ``n`` vertices: scattered edges, sometimes a hub adjacent to
-    every vertex, a few runs of consecutive ids; many lists stay empty."""
-    rng = np.random.default_rng(seed)
-    if n == 0:
-        return np.zeros(0, dtype), np.zeros(0, dtype)
-    m = int(rng.integers(0, density * n + 1))
-    src, dst = [rng.integers(0, n, m)], [rng.integers(0, n, m)]
-    if rng.random() < 0.5:
-        src.append(np.full(n, rng.integers(0, n)))
-        dst.append(np.arange(n))
-    for _ in range(int(rng.integers(0, 4))):
-        start = int(rng.integers(0, n))
-        run = np.arange(start, min(n, start + int(rng.integers(1, 40))))
-        src.append(np.full(run.size, rng.integers(0, n)))
-        dst.append(run)
-    key = np.unique(np.concatenate(src).astype(np.int64) * n + np.concatenate(dst))
-    return (key // n).astype(dtype), (key % n).astype(dtype)
-
-
 def encode_in_ranges(xp, src, dst, n, params, bounds, write_order, max_run_edges=None,
                      min_lists=None):
     """Size the ranges cut at ``bounds`` in order, write them in ``write_order`` (runs of at
@@ -210,7 +198,7 @@ def test_device_encoder_random_graphs(data, n, seed, density, dtype, k, block_si
                                       max_run_edges, min_lists):
     """Random graphs cut into ranges (aligned to block_size, some empty), runs forced small,
     ranges written in any order: neighbouring ranges and runs share words of both streams."""
-    src, dst = lists_graph(n, seed, density, dtype)
+    src, dst = sorted_lists_graph(n, seed, density, dtype, hub_chance=0.5, max_run=40)
     inner = data.draw(st.lists(st.integers(0, n), max_size=10))
     bounds = [0] + sorted(c // block_size * block_size for c in inner) + [n]
     order = data.draw(st.permutations(range(len(bounds) - 1)))
@@ -285,22 +273,14 @@ def test_device_encoder_strided_and_narrow_ids(dtype):
     """Ids narrower than 32 bits and strided columns reach the kernels as copies."""
     import cupy as cp
 
-    src, dst = lists_graph(200, 7, 8, dtype)
+    src, dst = sorted_lists_graph(200, 7, 8, dtype, hub_chance=0.5, max_run=40)
     pairs = cp.asarray(np.stack([src, dst], axis=1))
     host = EliasFanoLayout.encode(src, dst, 200, np, k=3, block_size=4)
     device = EliasFanoLayout.encode(pairs[:, 0], pairs[:, 1], 200, cp, k=3, block_size=4)
     assert_same_buffers(device, host)
 
 
-@pytest.mark.parametrize("src, dst, n, message", [
-    ([0, 0], [3, 3], 5, "list of vertex 0 holds value 3 twice"),
-    ([2, 2], [4, 1], 5, "list of vertex 2 is not sorted: value 1 follows 4"),
-    ([3, 1], [0, 0], 5, "not sorted by list: list of vertex 1 comes after list of vertex 3"),
-    ([0], [5], 5, "list of vertex 0 holds neighbour 5, not below num_vertices=5"),
-    ([0], [-1], 5, "list of vertex 0 holds value -1"),
-    ([7], [0], 5, "list of vertex 7 is out of range"),
-    ([-1], [0], 5, "list of vertex -1 is out of range"),
-])
+@pytest.mark.parametrize("src, dst, n, message", EF_BAD_LISTS)
 @pytest.mark.parametrize("dtype", [np.int16, np.int32, np.int64])
 def test_device_checks_name_the_entry_the_host_names(src, dst, n, message, dtype):
     import cupy as cp

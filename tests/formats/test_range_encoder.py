@@ -3,6 +3,7 @@ then written in any order) build the very buffers ``Layout.encode`` builds from 
 list, and the sizes agree before anything is allocated."""
 import numpy as np
 import pytest
+from graphs import sorted_lists_graph
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -17,26 +18,6 @@ CASES = [
     ("fl", {}), ("fl", {"align_slack": 0.0}), ("fl", {"index_width": 7, "offset_width": 64}),
     ("fl", {"index_width": 21, "offset_width": 13}),
 ]
-
-
-def make_graph(n, seed, density, dtype):
-    """Sorted, distinct edges over ``n`` vertices: scattered edges, sometimes a hub adjacent to
-    every vertex, and runs of consecutive ids (cgr intervals); many lists stay empty."""
-    rng = np.random.default_rng(seed)
-    if n == 0:
-        return np.zeros(0, dtype), np.zeros(0, dtype)
-    m = int(rng.integers(0, density * n + 1))
-    src, dst = [rng.integers(0, n, m)], [rng.integers(0, n, m)]
-    if rng.random() < 0.4:
-        src.append(np.full(n, rng.integers(0, n)))
-        dst.append(np.arange(n))
-    for _ in range(int(rng.integers(0, 4))):
-        start = int(rng.integers(0, n))
-        run = np.arange(start, min(n, start + int(rng.integers(1, 12))))
-        src.append(np.full(run.size, rng.integers(0, n)))
-        dst.append(run)
-    key = np.unique(np.concatenate(src).astype(np.int64) * n + np.concatenate(dst))
-    return (key // n).astype(dtype), (key % n).astype(dtype)
 
 
 @st.composite
@@ -107,7 +88,7 @@ def check_ranges(fmt, params, src, dst, n, bounds, write_order):
        density=st.sampled_from([0, 1, 3, 8]), dtype=st.sampled_from([np.int32, np.int64]))
 def test_ranges_in_any_write_order_build_what_encode_builds(fmt, params, data, n, seed, density,
                                                             dtype):
-    src, dst = make_graph(n, seed, density, dtype)
+    src, dst = sorted_lists_graph(n, seed, density, dtype)
     align = FORMATS[fmt].encoder(n, np, **params).align
     bounds = data.draw(range_cuts(n, align))
     order = data.draw(st.permutations(range(len(bounds) - 1)))
