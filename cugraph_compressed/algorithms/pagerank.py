@@ -4,8 +4,10 @@ The iteration is cuGraph's: start from ``1/N`` (or ``nstart`` as given), divide 
 score by its out-weight, collect the mass of dangling vertices (out-weight 0) and hand it back
 with the teleport term, uniformly or by the normalized personalization; stop when the L1
 change drops below ``tol``.  As in cuGraph, ``converged`` means the loop stopped before
-``max_iter`` iterations.  The host version computes in float64; results come back in cuGraph's
-dtype (float64 for float64 weights, else float32).
+``max_iter`` iterations.  The host version computes in float64; the device version sums in
+float64 and stores each vertex's share (score / out-weight) in the weight type, float32 unless
+the weights are float64, as cuGraph iterates.  Results come back in cuGraph's dtype (float64
+for float64 weights, else float32).
 """
 from __future__ import annotations
 
@@ -123,23 +125,29 @@ def pagerank_host(adjacency, alpha, teleport, start, out_weight, max_iter, tol):
 MODULE = Module(Path(__file__).with_name("pagerank.cu"), {
     "spmv": ("pagerank_spmv<{view}, {vertex}, {weight}, false>", True, True),
     "spmv_warps": ("pagerank_spmv<{view}, {vertex}, {weight}, true>", True, True),
-    "update": ("pagerank_update", False, False),
+    "update": ("pagerank_update<{weight}>", True, False),
 })
 ITEM_RANKS = 32  # ranks per work item: one owner read and, pulling a longer list, one atomic
 
 
 def pagerank_device(adjacency, alpha, teleport, start, out_weight, max_iter, tol):
-    """cuGraph's PageRank iteration on the GPU (float64 accumulation) over the layout's device
-    view; returns (float64 scores, converged).
+    """cuGraph's PageRank iteration on the GPU over the layout's device view; returns (float64
+    scores, converged).
 
     In-lists (``store_transposed``) and symmetric lists (undirected graphs) pull: each vertex
     sums its sources' shares, with a plain store when its list is one work item.  A directed
     graph stored as out-lists pushes each share to its target with an atomic add.
 
+    Per vertex the iteration holds the scores and the next scores (float64: every sum, the L1
+    change and the dangling mass are float64), each vertex's share (score / out-weight) and
+    the reciprocal of its out-weight (NaN: dangling) in the weight type (float32 unless the
+    weights are float64, cuGraph's precision), and one int64 scan of the short lists' work
+    items: 32 bytes (40 with float64 weights), plus 8 with a personalization.
+
     Each product runs in the launches of ``list_passes``: short lists one item per thread,
     long lists one item per warp (pulling, its lanes' sums are reduced by shuffles and added
-    with one atomic per warp item).  Float64 sums of long lists are thus
-    added in another order than one thread would.
+    with one atomic per warp item), whose pass holds a scan over the long lists only.
+    Float64 sums of long lists are thus added in another order than one thread would.
     """
     import cupy as cp
 
@@ -152,45 +160,56 @@ def pagerank_device(adjacency, alpha, teleport, start, out_weight, max_iter, tol
     weighted = weights is not None
     wtype = np.dtype(weights.dtype) if weighted else np.dtype(np.float32)
     w = weights if weighted else cp.zeros(1, dtype=wtype)
-    passes = []  # (kernel, scan, total, item size, one item per warp), the same every product
+    passes = []  # (kernel, vertices, count, scan, total, item size, per warp): every product
     for name, (item_size, degrees, per_warp) in zip(("spmv", "spmv_warps"),
                                                     run.passes(ITEM_RANKS)):
-        scan, total = run.items(None, n, item_size, degrees)
-        passes.append((run.kernel(MODULE, name, weight=wtype), scan,
-                       total, item_size, per_warp))
+        # The warp pass meets few lists: its scan runs over those only.
+        members = run.members(item_size, degrees) if per_warp else None
+        count = n if members is None else members.size
+        scan, total = run.items(members, count, item_size, degrees)
+        passes.append((run.kernel(MODULE, name, weight=wtype), members, count, scan, total,
+                       item_size, per_warp))
 
-    def spmv(scores, pull, out):
-        for kernel, scan, total, item_size, per_warp in passes:
-            run.launch(kernel, None, n, scan, total, item_size, w, np.int32(weighted), scores,
+    def spmv(shares, pull, out):
+        for kernel, members, count, scan, total, item_size, per_warp in passes:
+            run.launch(kernel, members, count, scan, total, item_size,
+                       np.int32(members is None), w, np.int32(weighted), shares,
                        np.int32(pull), out, per_warp=per_warp)
 
     pull = in_lists or adjacency.symmetric
     if out_weight is None:
-        # Out-weights: the same product with every score 1, summing each vertex's out-edges
+        # Out-weights: the same product with every share 1, summing each vertex's out-edges
         # (a pull over out-lists, a push over in-lists).
         out_weight = cp.zeros(n, dtype=cp.float64)
-        spmv(cp.ones(n, dtype=cp.float64), not in_lists, out_weight)
+        spmv(cp.ones(n, dtype=wtype), not in_lists, out_weight)
     else:
-        out_weight = cp.asarray(out_weight)
-    dangling = out_weight == 0
-    divisor = cp.where(dangling, 1.0, out_weight)
+        out_weight = cp.asarray(out_weight, dtype=cp.float64)
+    cp.copyto(out_weight, np.nan, where=out_weight == 0)  # dangling: NaN through reciprocal
+    inverse = cp.reciprocal(out_weight, out=out_weight).astype(wtype)
+    del out_weight
     teleport = None if teleport is None else cp.asarray(teleport, dtype=cp.float64)
     scores = cp.full(n, 1.0 / n) if start is None else cp.array(start, dtype=cp.float64)
     fresh = cp.zeros(n, dtype=cp.float64)
-    scaled = scores / divisor
-    mass = float((scores * dangling).sum())
+    shares = cp.empty(n, dtype=wtype)
     sums = cp.zeros(2, dtype=cp.float64)  # the L1 change and the dangling mass of an iteration
-    update = MODULE.kernel("update")
+    update = MODULE.kernel("update", weight=wtype)
+
+    def finish(alpha, spread, teleport):
+        sums.fill(0)
+        update(*run.grid(n), (fresh, scores, inverse, scores if teleport is None else teleport,
+                              np.int32(teleport is not None), np.float64(alpha),
+                              np.float64(spread), np.int64(n), shares, sums))
+        return (float(x) for x in sums.get())
+
+    # The update with alpha 1 and no teleport, handed the start scores as its product, keeps
+    # them (and the zeros) as they are and gives their shares and dangling mass.
+    scores, fresh = fresh, scores
+    _, mass = finish(1.0, 0.0, None)
+    scores, fresh = fresh, scores
     iterations = 0
     while True:
-        spread = alpha * mass + (1.0 - alpha)
-        spmv(scaled, pull, fresh)
-        sums.fill(0)
-        update(*run.grid(n), (fresh, scores, divisor, dangling,
-                              scaled if teleport is None else teleport,
-                              np.int32(teleport is not None), np.float64(alpha),
-                              np.float64(spread), np.int64(n), scaled, sums))
-        change, mass = (float(x) for x in sums.get())
+        spmv(shares, pull, fresh)
+        change, mass = finish(alpha, alpha * mass + (1.0 - alpha), teleport)
         scores, fresh = fresh, scores  # the update zeroed the old scores: the next output
         iterations += 1
         if change < tol or iterations >= max_iter:

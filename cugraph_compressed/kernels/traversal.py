@@ -183,7 +183,6 @@ class Traversal:
         self.view_type, self.view = layout.device_view()
         self.vertex_dtype = np.dtype(vertex_dtype)
         self.n = layout.num_vertices
-        self.counts = cp.empty(max(self.n, 1), dtype=cp.int64)
         self._dummy = cp.zeros(1, dtype=self.vertex_dtype)
 
     def kernel(self, module: Module, name: str, weight=None):
@@ -192,17 +191,34 @@ class Traversal:
         return module.kernel(name, view=self.view_type, vertex=self.vertex_dtype, weight=weight,
                              checked=self.config.checked)
 
-    def items(self, vertices, count, item_size, degrees=ALL_DEGREES):
-        """Inclusive prefix sum of the item counts of ``vertices[:count]`` (None: all
-        vertices) and the total number of items; only lists whose degree lies in
-        ``[degrees[0], degrees[1])`` get items."""
-        kernel = self.kernel(TRAVERSE, "count_items")
+    def _counts(self, vertices, count, item_size, degrees):
+        """Item counts (int64) of ``vertices[:count]`` (None: all vertices) for one pass."""
+        counts = self.cp.empty(count, dtype=self.cp.int64)
         every = vertices is None
-        kernel((grid_size(count, BLOCK),), (BLOCK,),
-               (self.view, self._dummy if every else vertices, np.int32(every), np.int64(count),
-                np.int64(item_size), np.int64(degrees[0]), np.int64(degrees[1]), self.counts))
-        scan = self.cp.cumsum(self.counts[:count])
-        return scan, (int(scan[-1]) if count else 0)
+        self.kernel(TRAVERSE, "count_items")(
+            (grid_size(count, BLOCK),), (BLOCK,),
+            (self.view, self._dummy if every else vertices, np.int32(every), np.int64(count),
+             np.int64(item_size), np.int64(degrees[0]), np.int64(degrees[1]), counts))
+        return counts
+
+    def items(self, vertices, count, item_size, degrees=ALL_DEGREES):
+        """Inclusive prefix sum (int64) of the item counts of ``vertices[:count]`` (None: all
+        vertices) and the total number of items; only lists whose degree lies in
+        ``[degrees[0], degrees[1])`` get items.  The counts live only inside this call: a run
+        keeps no per-vertex bookkeeping besides the scans its caller holds."""
+        if count == 0:
+            return self.cp.zeros(0, dtype=self.cp.int64), 0
+        scan = self.cp.cumsum(self._counts(vertices, count, item_size, degrees))
+        return scan, int(scan[-1])
+
+    def members(self, item_size, degrees):
+        """The vertices (this run's vertex dtype, ascending) whose lists get items in a pass
+        over all vertices with ``item_size`` and ``degrees``: a pass that meets few lists (the
+        long ones) then holds a scan over those only."""
+        if self.n == 0:
+            return self.cp.zeros(0, dtype=self.vertex_dtype)
+        counts = self._counts(None, self.n, item_size, degrees)
+        return self.cp.flatnonzero(counts).astype(self.vertex_dtype)
 
     def launch(self, kernel, vertices, count, scan, total, item_size, *args, per_warp=False):
         """Launch an item kernel: (view, vertices, scan, n, total, item_size, *args); one item

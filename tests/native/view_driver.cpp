@@ -98,22 +98,24 @@ static void pagerank_product(const uint64_t* args, int64_t num_edges, int pull, 
   const View g = View::load(args);
   std::vector<float> weights(num_edges);
   for (int64_t slot = 0; slot < num_edges; ++slot) weights[slot] = (float)(slot % 5 + 1);
-  std::vector<double> scaled(n), out(n, 0.0);
-  for (int64_t v = 0; v < n; ++v) scaled[v] = (double)(v % 11 + 1);
+  std::vector<float> scaled(n);  // shares are stored in the weight type
+  std::vector<double> out(n, 0.0);
+  for (int64_t v = 0; v < n; ++v) scaled[v] = (float)(v % 11 + 1);
   const long long* all = nullptr;
   with_items(g, all, 1, n, Items{item_size, 0, warp_degree},
              [&](const int64_t* scan, int64_t total) {
     const int64_t tile = cgc::BLOCK * cgc::ITEMS;
     shim_launch((unsigned)((total + tile - 1) / tile), cgc::BLOCK, [&] {
-      pagerank_spmv<View, long long, float, false>(args, all, scan, n, total, item_size, weights.data(),
-                                            1, scaled.data(), pull, out.data());
+      pagerank_spmv<View, long long, float, false>(args, all, scan, n, total, item_size, 1,
+                                                   weights.data(), 1, scaled.data(), pull,
+                                                   out.data());
     });
   });
   with_items(g, all, 1, n, Items{warp_item_size, warp_degree, INT64_MAX},
              [&](const int64_t* scan, int64_t total) {
     const int64_t tile = cgc::WARPS * cgc::ITEMS;
     shim_launch((unsigned)((total + tile - 1) / tile), cgc::BLOCK, [&] {
-      pagerank_spmv<View, long long, float, true>(args, all, scan, n, total, warp_item_size,
+      pagerank_spmv<View, long long, float, true>(args, all, scan, n, total, warp_item_size, 1,
                                                   weights.data(), 1, scaled.data(), pull,
                                                   out.data());
     });
