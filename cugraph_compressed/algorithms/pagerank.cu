@@ -9,13 +9,13 @@
 #include "kernels/traverse.cuh"
 
 // What an edge carries: the score share of its far end (pull) or of its owner (push), times the
-// edge's weight when the graph is weighted.  Shares are stored in the weight type W (float32
-// unless the weights are float64) and every sum is taken in float64.
-template <typename W>
+// edge's weight when the graph is weighted.  Shares are stored as S (float32 or float64,
+// pagerank.py says when) and every sum is taken in float64.
+template <typename W, typename S>
 struct Share {
   const W* weights;
   int weighted;
-  const W* scaled;
+  const S* scaled;
 
   __device__ __forceinline__ double operator()(int64_t slot, double score) const {
     return score * (weighted ? (double)weights[slot] : 1.0);
@@ -34,13 +34,13 @@ struct Share {
 // (PerWarp) into items of one warp each, decoded by its 32 lanes together; the warp pass is
 // handed only the long lists.  `pull` is the same for every lane, and every lane leaves the
 // decode, so all 32 reach the shuffles.
-template <class View, typename D, typename W, bool PerWarp>
+template <class View, typename D, typename W, typename S, bool PerWarp>
 __global__ void __launch_bounds__(cgc::BLOCK)
 pagerank_spmv(const uint64_t* view, const D* vertices, const int64_t* scan, int64_t n,
               int64_t total, int64_t item_size, int every, const W* weights, int weighted,
-              const W* scaled, int pull, double* out) {
+              const S* scaled, int pull, double* out) {
   const View g = View::load(view);
-  const Share<W> share{weights, weighted, scaled};
+  const Share<W, S> share{weights, weighted, scaled};
   cgc::for_each_list_item<PerWarp>(g, vertices, every, scan, n, total, item_size,
                                    [&](int64_t u, int64_t begin, int64_t end, auto&& decode) {
     if (pull) {
@@ -68,10 +68,10 @@ pagerank_spmv(const uint64_t* view, const D* vertices, const int64_t* scan, int6
 // 0), whose share is its whole score, as cuGraph divides it by 1.  scores[v] is zeroed once
 // read: it is the next product's output.  The two sums are reduced per block and added to
 // sums[0] (change) and sums[1] (dangling mass) with one atomic each.
-template <typename W>
+template <typename S>
 __global__ void __launch_bounds__(cgc::BLOCK)
-pagerank_update(double* fresh, double* scores, const W* inverse, const double* personal,
-                int personalized, double alpha, double spread, int64_t n, W* scaled,
+pagerank_update(double* fresh, double* scores, const S* inverse, const double* personal,
+                int personalized, double alpha, double spread, int64_t n, S* scaled,
                 double* sums) {
   __shared__ double partial[2][cgc::WARPS];
   double change = 0.0, mass = 0.0;
@@ -84,7 +84,7 @@ pagerank_update(double* fresh, double* scores, const W* inverse, const double* p
     scores[v] = 0.0;
     const double inv = (double)inverse[v];
     const bool dangling = inv != inv;  // NaN
-    scaled[v] = (W)(dangling ? x : x * inv);
+    scaled[v] = (S)(dangling ? x : x * inv);
     if (dangling) mass += x;
   }
   change = cgc::warp_sum(change);

@@ -5,9 +5,9 @@ score by its out-weight, collect the mass of dangling vertices (out-weight 0) an
 with the teleport term, uniformly or by the normalized personalization; stop when the L1
 change drops below ``tol``.  As in cuGraph, ``converged`` means the loop stopped before
 ``max_iter`` iterations.  The host version computes in float64; the device version sums in
-float64 and stores each vertex's share (score / out-weight) in the weight type, float32 unless
-the weights are float64, as cuGraph iterates.  Results come back in cuGraph's dtype (float64
-for float64 weights, else float32).
+float64 and stores each vertex's share (score / out-weight) in float32, as cuGraph iterates,
+unless the weights are float64 or ``tol`` is finer than float32 can resolve.  Results come
+back in cuGraph's dtype (float64 for float64 weights, else float32).
 """
 from __future__ import annotations
 
@@ -122,12 +122,24 @@ def pagerank_host(adjacency, alpha, teleport, start, out_weight, max_iter, tol):
     return scores, iterations < max_iter
 
 
+#: Shares in the weight type, or in float64 (``_share_dtype``): a name per pass and width.
 MODULE = Module(Path(__file__).with_name("pagerank.cu"), {
-    "spmv": ("pagerank_spmv<{view}, {vertex}, {weight}, false>", True, True),
-    "spmv_warps": ("pagerank_spmv<{view}, {vertex}, {weight}, true>", True, True),
+    "spmv": ("pagerank_spmv<{view}, {vertex}, {weight}, {weight}, false>", True, True),
+    "spmv_warps": ("pagerank_spmv<{view}, {vertex}, {weight}, {weight}, true>", True, True),
+    "spmv_wide": ("pagerank_spmv<{view}, {vertex}, {weight}, double, false>", True, True),
+    "spmv_warps_wide": ("pagerank_spmv<{view}, {vertex}, {weight}, double, true>", True, True),
     "update": ("pagerank_update<{weight}>", True, False),
 })
 ITEM_RANKS = 32  # ranks per work item: one owner read and, pulling a longer list, one atomic
+
+
+def _share_dtype(weight_dtype, tol):
+    """float32 shares unless the weights are float64 or ``tol`` lies below float32's epsilon:
+    rounding each share to float32 moves the L1 change by up to about alpha * 6e-8, so finer
+    tolerances could never be met."""
+    if weight_dtype == np.float64 or tol < np.finfo(np.float32).eps:
+        return np.dtype(np.float64)
+    return np.dtype(np.float32)
 
 
 def pagerank_device(adjacency, alpha, teleport, start, out_weight, max_iter, tol):
@@ -140,9 +152,10 @@ def pagerank_device(adjacency, alpha, teleport, start, out_weight, max_iter, tol
 
     Per vertex the iteration holds the scores and the next scores (float64: every sum, the L1
     change and the dangling mass are float64), each vertex's share (score / out-weight) and
-    the reciprocal of its out-weight (NaN: dangling) in the weight type (float32 unless the
-    weights are float64, cuGraph's precision), and one int64 scan of the short lists' work
-    items: 32 bytes (40 with float64 weights), plus 8 with a personalization.
+    the reciprocal of its out-weight (NaN: dangling) in float32 (cuGraph's precision; float64
+    for float64 weights or a ``tol`` below float32's epsilon, ``_share_dtype``), and one int64
+    scan of the short lists' work items: 32 bytes (40 with float64 shares), plus 8 with a
+    personalization.
 
     Each product runs in the launches of ``list_passes``: short lists one item per thread,
     long lists one item per warp (pulling, its lanes' sums are reduced by shuffles and added
@@ -160,6 +173,8 @@ def pagerank_device(adjacency, alpha, teleport, start, out_weight, max_iter, tol
     weighted = weights is not None
     wtype = np.dtype(weights.dtype) if weighted else np.dtype(np.float32)
     w = weights if weighted else cp.zeros(1, dtype=wtype)
+    stype = _share_dtype(wtype, tol)
+    wide = "_wide" if stype != wtype else ""
     passes = []  # (kernel, vertices, count, scan, total, item size, per warp): every product
     for name, (item_size, degrees, per_warp) in zip(("spmv", "spmv_warps"),
                                                     run.passes(ITEM_RANKS)):
@@ -167,7 +182,7 @@ def pagerank_device(adjacency, alpha, teleport, start, out_weight, max_iter, tol
         members = run.members(item_size, degrees) if per_warp else None
         count = n if members is None else members.size
         scan, total = run.items(members, count, item_size, degrees)
-        passes.append((run.kernel(MODULE, name, weight=wtype), members, count, scan, total,
+        passes.append((run.kernel(MODULE, name + wide, weight=wtype), members, count, scan, total,
                        item_size, per_warp))
 
     def spmv(shares, pull, out):
@@ -181,18 +196,18 @@ def pagerank_device(adjacency, alpha, teleport, start, out_weight, max_iter, tol
         # Out-weights: the same product with every share 1, summing each vertex's out-edges
         # (a pull over out-lists, a push over in-lists).
         out_weight = cp.zeros(n, dtype=cp.float64)
-        spmv(cp.ones(n, dtype=wtype), not in_lists, out_weight)
+        spmv(cp.ones(n, dtype=stype), not in_lists, out_weight)
     else:
         out_weight = cp.asarray(out_weight, dtype=cp.float64)
     cp.copyto(out_weight, np.nan, where=out_weight == 0)  # dangling: NaN through reciprocal
-    inverse = cp.reciprocal(out_weight, out=out_weight).astype(wtype)
+    inverse = cp.reciprocal(out_weight, out=out_weight).astype(stype)
     del out_weight
     teleport = None if teleport is None else cp.asarray(teleport, dtype=cp.float64)
     scores = cp.full(n, 1.0 / n) if start is None else cp.array(start, dtype=cp.float64)
     fresh = cp.zeros(n, dtype=cp.float64)
-    shares = cp.empty(n, dtype=wtype)
+    shares = cp.empty(n, dtype=stype)
     sums = cp.zeros(2, dtype=cp.float64)  # the L1 change and the dangling mass of an iteration
-    update = MODULE.kernel("update", weight=wtype)
+    update = MODULE.kernel("update", weight=stype)
 
     def finish(alpha, spread, teleport):
         sums.fill(0)

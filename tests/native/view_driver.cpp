@@ -106,7 +106,7 @@ static void pagerank_product(const uint64_t* args, int64_t num_edges, int pull, 
              [&](const int64_t* scan, int64_t total) {
     const int64_t tile = cgc::BLOCK * cgc::ITEMS;
     shim_launch((unsigned)((total + tile - 1) / tile), cgc::BLOCK, [&] {
-      pagerank_spmv<View, long long, float, false>(args, all, scan, n, total, item_size, 1,
+      pagerank_spmv<View, long long, float, float, false>(args, all, scan, n, total, item_size, 1,
                                                    weights.data(), 1, scaled.data(), pull,
                                                    out.data());
     });
@@ -115,7 +115,7 @@ static void pagerank_product(const uint64_t* args, int64_t num_edges, int pull, 
              [&](const int64_t* scan, int64_t total) {
     const int64_t tile = cgc::WARPS * cgc::ITEMS;
     shim_launch((unsigned)((total + tile - 1) / tile), cgc::BLOCK, [&] {
-      pagerank_spmv<View, long long, float, true>(args, all, scan, n, total, warp_item_size, 1,
+      pagerank_spmv<View, long long, float, float, true>(args, all, scan, n, total, warp_item_size, 1,
                                                   weights.data(), 1, scaled.data(), pull,
                                                   out.data());
     });
