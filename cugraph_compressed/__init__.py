@@ -16,6 +16,7 @@ Parts, each importing only those before it in this list:
 * ``_build.py``: the streaming build every graph goes through (``_source.py`` the chunks,
   ``_idset.py`` the ids, ``_edgelist.py`` cuGraph's rules); ``io.py`` and ``generators.py``
   make edge sources.
+* ``saved.py``: the saved-graph file format (``CompressedGraph.save`` / ``load``, pickling).
 * ``graph.py`` (``CompressedGraph``) and ``graph_view.py``, what the algorithms see of a graph.
 * ``algorithms/``: one ``.py`` + ``.cu`` per algorithm, registered by its front door
   (``algorithms/registry.py``); this namespace exports every registered function.
@@ -27,6 +28,7 @@ from .algorithms.pagerank import FailedToConvergeError
 from .formats import FORMATS, LayoutInvariantError
 from .graph import CompressedGraph, estimate_nbytes
 from .kernels.traversal import TraversalConfig
+from .saved import SavedGraphError
 
 globals().update(_FUNCTIONS)
 
@@ -34,5 +36,6 @@ __version__ = "0.1.0"
 
 __all__ = [
     "FORMATS", "CompressedGraph", "FailedToConvergeError", "LayoutInvariantError",
-    "TraversalConfig", "__version__", "estimate_nbytes", "supported", *sorted(_FUNCTIONS),
+    "SavedGraphError", "TraversalConfig", "__version__", "estimate_nbytes", "supported",
+    *sorted(_FUNCTIONS),
 ]

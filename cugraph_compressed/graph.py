@@ -3,15 +3,17 @@
 The algorithms see a graph only through :meth:`CompressedGraph.view` (a
 :class:`~cugraph_compressed.graph_view.GraphView`); nothing outside this module reads the
 graph's private members.  This module imports layouts, the streaming build (which also
-re-orients a graph's storage) and the traversal configuration, never the algorithms.
+re-orients a graph's storage), the saved-graph format (:mod:`~cugraph_compressed.saved`, also
+behind pickling) and the traversal configuration, never the algorithms.
 """
 from __future__ import annotations
 
+import pickle
 from types import MappingProxyType
 
 import numpy as np
 
-from . import _backend
+from . import _backend, saved
 from ._args import check_bool
 from ._backend import DEVICE, HOST
 from ._build import BuildSpec, build
@@ -242,6 +244,94 @@ vertices
             names={"source": source, "destination": destination, "edge_attr": edge_attr,
                    "weight": weight, "edge_id": edge_id, "edge_type": edge_type})
 
+    # -- saving, loading, pickling ---------------------------------------------------------------
+    def save(self, path) -> None:
+        """Write the graph to one file, to be read back by :meth:`load`.
+
+        The file (format: :mod:`cugraph_compressed.saved`) holds the layout's buffers, the edge
+        properties, the renumber map, the column names and ``build_stats``, each buffer with a
+        CRC-32; it is written under a temporary name and renamed to ``path`` once complete.
+        The ``traversal`` tuning is not saved.
+
+        Parameters
+        ----------
+        path : str or os.PathLike
+            The file to write (replaced if it exists).
+
+        Raises
+        ------
+        ValueError
+            The graph holds no edge list yet.
+        TypeError
+            Its vertex ids or a column label have a type the format cannot hold (ids: numbers,
+            booleans, datetime64/timedelta64, strings, bytes, categories of these).
+        """
+        self._require_built()
+        saved.save(path, self._saved_state())
+
+    @classmethod
+    def load(cls, path, backend=None) -> CompressedGraph:
+        """Read a graph written by :meth:`save`.
+
+        Every buffer's checksum and the layout's invariants are checked before the graph is
+        returned, so a damaged file raises instead of reaching a kernel.  Loaded on either
+        backend, the buffers are bit for bit those saved.
+
+        Parameters
+        ----------
+        path : str or os.PathLike
+            The file.
+        backend : {None, "host", "device"}
+            Where the graph goes: a host graph (NumPy, pandas results) or a device graph (RMM
+            memory, cuDF results); None: the backend it was saved from.
+
+        Returns
+        -------
+        CompressedGraph
+
+        Raises
+        ------
+        SavedGraphError
+            The file is not a saved graph, has another format version, is truncated or
+            damaged, or breaks the format's or the layout's rules; the message names the file
+            and the problem.
+        ValueError
+            ``backend`` is not one of the choices.
+        RuntimeError
+            The graph goes to the device and no GPU is usable.
+        TypeError
+            The graph goes to the device and its vertex ids are bytes (cuDF has no such column).
+        """
+        return cls._from_saved(saved.load(path, backend))
+
+    def __reduce_ex__(self, protocol):
+        # Pickles carry the saved-graph bytes (checked again when unpickled) and the tuning.
+        if self._layout is None:
+            return _unpickle_empty, (self._directed, self.format, self.layout_params,
+                                     self._traversal)
+        data = saved.dumps(self._saved_state())
+        return _unpickle, (pickle.PickleBuffer(data) if protocol >= 5 else data,
+                           self._traversal)
+
+    def __deepcopy__(self, memo):
+        function, args = self.__reduce_ex__(pickle.HIGHEST_PROTOCOL)
+        return function(*args)
+
+    def _saved_state(self) -> saved.GraphState:
+        return saved.GraphState(
+            backend=self.backend, directed=self._directed, store_transposed=self.store_transposed,
+            in_lists=self._in_lists, layout=self._layout, properties=self._properties,
+            ids=self._ids, columns=self._columns, build_stats=self.build_stats)
+
+    @classmethod
+    def _from_saved(cls, state: saved.GraphState) -> CompressedGraph:
+        G = cls(directed=state.directed, format=state.layout.name, **state.layout.params)
+        G._layout, G._properties, G._ids = state.layout, state.properties, state.ids
+        G._columns, G.build_stats = state.columns, state.build_stats
+        G.backend, G.store_transposed, G._in_lists = (state.backend, state.store_transposed,
+                                                      state.in_lists)
+        return G
+
     # -- what the algorithms see ----------------------------------------------------------------
     def view(self) -> GraphView:
         """The interface the algorithms use (:mod:`cugraph_compressed.graph_view`).
@@ -401,6 +491,18 @@ vertices
         for name, values in self._properties.items():
             columns[self._columns[name]] = values[positions]
         return ids.frame(columns)
+
+
+def _unpickle(data, traversal) -> CompressedGraph:
+    G = CompressedGraph._from_saved(saved.loads(data))
+    G.traversal = traversal
+    return G
+
+
+def _unpickle_empty(directed, format, layout_params, traversal) -> CompressedGraph:
+    G = CompressedGraph(directed, format, **layout_params)
+    G.traversal = traversal
+    return G
 
 
 def estimate_nbytes(df, format="csr", source="source", destination="destination", directed=False,

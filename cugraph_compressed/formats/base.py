@@ -21,6 +21,9 @@ Contract of every layout:
   ``decode_slots`` (a window of property slots) is written once, here, on top of them.
 * ``nbytes_by_component`` sums the real buffers; ``estimate_nbytes`` predicts ``nbytes``
   without encoding (the encoder's first sweep alone).
+* ``buffer_names`` names the buffers of ``arrays``; a layout is rebuilt from them, its counts,
+  its ``params`` and :meth:`Layout.saved_state` (a saved graph, :mod:`cugraph_compressed.saved`)
+  and then checked by ``validate()``.
 """
 from __future__ import annotations
 
@@ -52,6 +55,8 @@ class Layout:
     #: 10**7 vertices), with a margin.  The edge-list parser refuses a vertex count whose build
     #: cannot fit in memory at all.
     build_bytes_per_vertex: ClassVar[int] = 16
+    #: The keys of ``arrays``, in the order the encoder gives them.
+    buffer_names: ClassVar[tuple] = ()
 
     def __init__(self, xp, num_vertices: int, num_edges: int, arrays: dict, params: dict):
         self.xp = xp
@@ -105,6 +110,12 @@ class Layout:
         sizing sweep alone, no buffer of the layout is allocated."""
         return encode_ranges(cls.encoder(num_vertices, xp, **params), src, dst,
                              size_only=True)
+
+    def saved_state(self) -> dict:
+        """What the constructor takes beyond the counts, ``arrays`` and ``params``, as keyword
+        arguments holding JSON values: a saved graph stores it to rebuild the layout (empty
+        unless the layout overrides it)."""
+        return {}
 
     # -- size ---------------------------------------------------------------------------------
     def nbytes_by_component(self) -> dict:

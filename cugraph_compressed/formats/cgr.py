@@ -730,6 +730,8 @@ class CGRLayout(Layout):
 
     name = "cgr"
     build_bytes_per_vertex = 12  # measured 8.4
+    buffer_names = ("edge_offsets", "edge_offsets_high", "bit_offsets",
+                    "bit_offsets_high", "stream")
 
     @classmethod
     def check_params(cls, min_interval_length=4, code="zeta", zeta_k=3, segment_size=32) -> dict:

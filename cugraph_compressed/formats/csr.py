@@ -11,7 +11,8 @@ Buffers
 
 Invariants (checked by :meth:`CSRLayout.validate`)
 --------------------------------------------------
-1. ``offsets`` has ``num_vertices + 1`` entries, ``offsets[0] == 0`` and
+1. ``offsets`` and ``indices`` are 1-D arrays of the dtypes given above;
+   ``offsets`` has ``num_vertices + 1`` entries, ``offsets[0] == 0`` and
    ``offsets[-1] == len(indices) == num_edges``.
 2. ``offsets`` is non-decreasing.
 3. Every index lies in ``[0, num_vertices)``.
@@ -42,6 +43,7 @@ class CSRLayout(Layout):
 
     name = "csr"
     build_bytes_per_vertex = 8  # measured 4.2
+    buffer_names = ("offsets", "indices")
 
     @classmethod
     def check_params(cls, force_64bit=False) -> dict:
@@ -91,6 +93,12 @@ class CSRLayout(Layout):
     def validate(self):
         xp, offsets, indices = self.xp, self.offsets, self.indices
         n, m = self.num_vertices, self.num_edges
+        wide = self.params.get("force_64bit", False)
+        for array, what, count in ((offsets, "offsets", m), (indices, "indices", n)):
+            dtype = np.dtype(np.int64 if wide or count > INT32_MAX else np.int32)
+            if array.ndim != 1 or array.dtype != dtype:
+                raise invariant_error("csr", "1", f"{what} is {array.dtype} with {array.ndim} "
+                                      f"dimensions, expected 1-D {dtype}")
         if offsets.size != n + 1:
             raise invariant_error("csr", "1", f"offsets has {offsets.size} entries, expected "
                                   f"num_vertices + 1 = {n + 1}")

@@ -760,6 +760,7 @@ class EliasFanoLayout(Layout):
 
     name = "ef"
     build_bytes_per_vertex = 6  # measured 3.2
+    buffer_names = ("blocks", "records", "data")
 
     @classmethod
     def check_params(cls, k=DEFAULT_K, block_size=DEFAULT_BLOCK_SIZE) -> dict:

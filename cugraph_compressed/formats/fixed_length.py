@@ -398,6 +398,7 @@ class FixedLengthLayout(Layout):
 
     name = "fl"
     build_bytes_per_vertex = 4  # measured 2.4
+    buffer_names = ("offsets", "indices")
 
     def __init__(self, xp, num_vertices, num_edges, arrays, params, offset_width, index_width):
         super().__init__(xp, num_vertices, num_edges, arrays, params)
@@ -432,6 +433,10 @@ class FixedLengthLayout(Layout):
     def encoder(cls, num_vertices, xp, **params):
         return FixedLengthEncoder(cls, num_vertices, xp, cls.check_params(**params),
                                   int(num_vertices), "num_vertices")
+
+    def saved_state(self) -> dict:
+        """The two stored widths (constructor arguments)."""
+        return {"offset_width": int(self.offset_width), "index_width": int(self.index_width)}
 
     def _lists(self) -> FixedWidthLists:
         return FixedWidthLists(self.xp, self.arrays, self.num_vertices, self.num_edges,

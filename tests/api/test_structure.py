@@ -24,6 +24,7 @@ FORBIDDEN = {
     "graph": {"algorithms", "bench"},
     "graph_view": {"algorithms", "bench"},
     "_ids": {"algorithms", "bench"},
+    "saved": {"graph", "graph_view", "algorithms", "bench"},
     "_edgelist": {"graph", "graph_view", "algorithms", "bench"},
     "algorithms": {"bench"},
 }

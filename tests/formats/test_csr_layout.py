@@ -51,6 +51,9 @@ def corrupted(mutate):
 @pytest.mark.parametrize("rule, mutate", [
     ("1", lambda a: a.update(offsets=a["offsets"][:-1])),
     ("1", lambda a: a["offsets"].__setitem__(-1, 3)),
+    ("1", lambda a: a.update(offsets=a["offsets"].astype(np.int64))),  # int32 holds 4 edges
+    ("1", lambda a: a.update(indices=a["indices"].astype(np.float64))),
+    ("1", lambda a: a.update(indices=a["indices"].reshape(2, 2))),
     ("2", lambda a: a["offsets"].__setitem__(2, 1)),
     ("3", lambda a: a["indices"].__setitem__(0, 3)),
     ("3", lambda a: a["indices"].__setitem__(3, -1)),
