@@ -894,7 +894,7 @@ def _column_from_json(fields: _Fields, buffers: dict, backend: str, size, ordere
         if ordered:
             increasing = all(a < b for a, b in zip(values, values[1:]))
             _check_column(fields, increasing, "not strictly increasing", size)
-        series = pd.Series(values, dtype="object" if backend == DEVICE else dtype)
+        series = pd.Series(values, dtype=dtype)  # cuDF keeps the pandas string dtype too
     else:
         fields.fail(f"is {kind!r}, not one of ['array', 'utf8', 'binary', 'categorical']",
                     "kind")

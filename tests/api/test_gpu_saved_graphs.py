@@ -130,7 +130,8 @@ def test_pickle_and_deepcopy_device_graph(edges):
         assert G.backend == "device" and G.traversal == D.traversal
         assert_identical_graphs(D, G)
         for name, array in G._layout.arrays.items():
-            assert array.data.ptr != D._layout.arrays[name].data.ptr
+            if array.size:  # empty arrays hold no memory: their pointers are all 0
+                assert array.data.ptr != D._layout.arrays[name].data.ptr
         assert_same_answers(D, G, int(edges["source"][0]))
 
 
