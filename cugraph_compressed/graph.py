@@ -7,12 +7,14 @@ re-orients a graph's storage) and the traversal configuration, never the algorit
 """
 from __future__ import annotations
 
+import copy
 from types import MappingProxyType
 
 import numpy as np
 
 from . import _backend
 from ._args import check_bool
+from ._auto import AUTO, AutoFormat
 from ._backend import DEVICE, HOST
 from ._build import BuildSpec, build
 from ._source import EdgeChunks, StoredEdges, backend_of
@@ -34,9 +36,17 @@ class CompressedGraph:
     directed : bool
         As ``cugraph.Graph(directed=...)``: undirected graphs are symmetrized.
     format : str
-        The layout, a key of :data:`cugraph_compressed.formats.FORMATS` (``"csr"``).
+        The layout, a key of :data:`cugraph_compressed.formats.FORMATS` (``"csr"``), or
+        ``"auto"``: the build sizes every candidate layout from the same sorted vertex ranges
+        and encodes the smallest that fits, or a faster one within 10% of it
+        (:mod:`cugraph_compressed._auto`); :attr:`format` then names it and
+        :attr:`format_choice` gives every candidate's bytes and the reason.
     **layout_params
-        The layout's own parameters, e.g. ``force_64bit=True`` for ``"csr"``.
+        The layout's own parameters, e.g. ``force_64bit=True`` for ``"csr"``.  With
+        ``"auto"``: ``candidates`` (layout names, default all) and ``max_nbytes`` (the most
+        bytes the graph may take; default the memory where it is built less the build's
+        working budget; MemoryError when no candidate fits).  The candidates use their
+        default parameters.
 
     Notes
     -----
@@ -48,8 +58,15 @@ class CompressedGraph:
 
     def __init__(self, directed: bool = False, format: str = "csr", **layout_params):
         self._directed = check_bool("directed", directed)
-        self._layout_class = layout_class(format)
-        self._layout_params = self._layout_class.check_params(**layout_params)
+        # format="auto": the candidates; the layout class and parameters are the chosen
+        # layout's once built.
+        auto = isinstance(format, str) and format == AUTO
+        self._auto = AutoFormat.from_params(**layout_params) if auto else None
+        if self._auto is None:
+            self._layout_class = layout_class(format)
+            self._layout_params = self._layout_class.check_params(**layout_params)
+        else:
+            self._layout_class, self._layout_params = None, {}
         self._layout = None
         self._properties = {}
         self._ids = None  # VertexIds, once built
@@ -231,11 +248,14 @@ vertices
         self._layout, self._properties, self._in_lists = (built.layout, built.properties,
                                                           built.in_lists)
         self.build_stats = built.stats
+        if self._auto is not None:  # the chosen layout, as if it had been asked for
+            self._layout_class = type(built.layout)
+            self._layout_params = self._layout_class.check_params()
 
     def _spec(self, source, destination, edge_attr, weight, edge_id, edge_type, renumber,
               store_transposed, symmetrize, vertices) -> BuildSpec:
         return BuildSpec(
-            layout_class=self._layout_class, layout_params=self._layout_params,
+            layout_class=self._layout_class, layout_params=self._layout_params, auto=self._auto,
             directed=self._directed, renumber=check_bool("renumber", renumber),
             store_transposed=check_bool("store_transposed", store_transposed),
             symmetrize=symmetrize, vertices=vertices,
@@ -302,12 +322,22 @@ vertices
     # -- description ----------------------------------------------------------------------------
     @property
     def format(self) -> str:
-        """Name of the layout."""
-        return self._layout_class.name
+        """Name of the layout: ``"auto"`` until an auto graph is built, then the one chosen."""
+        return AUTO if self._layout_class is None else self._layout_class.name
+
+    @property
+    def format_choice(self) -> dict | None:
+        """How ``format="auto"`` chose the layout: ``chosen``, ``nbytes`` (each candidate's
+        bytes as a graph, fastest layout first), ``limit`` (the most bytes allowed),
+        ``excluded`` (candidates that cannot hold the graph, and why) and ``reason``.  None
+        for an explicit format or before the build."""
+        choice = self.build_stats.get("format_choice")
+        return None if choice is None else copy.deepcopy(choice)
 
     @property
     def layout_params(self) -> dict:
-        """The layout's parameters, defaults filled in."""
+        """The layout's parameters, defaults filled in (empty for ``"auto"`` before the
+        build)."""
         return dict(self._layout_params)
 
     @property
@@ -319,6 +349,15 @@ vertices
     def renumbered(self) -> bool:
         """True when user ids were mapped to internal ids."""
         return self._ids is not None and self._ids.renumbered
+
+    def __repr__(self) -> str:
+        head = f"{type(self).__name__}(format={self.format!r}, directed={self._directed}"
+        if self._layout is None:
+            return f"{head}, empty)"
+        edges = "edges" if self._directed else "stored_edges"  # both directions: no decode
+        return (f"{head}, vertices={self._layout.num_vertices}, "
+                f"{edges}={self._layout.num_edges}, nbytes={self.nbytes}, "
+                f"backend={self.backend!r})")
 
     def is_directed(self) -> bool:
         return self._directed
