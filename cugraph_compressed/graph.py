@@ -20,11 +20,12 @@ from ._build import BuildSpec, build
 from ._source import EdgeChunks, StoredEdges, backend_of
 from .formats import layout_class
 from .formats.base import plain_csr_nbytes
+from .graph_queries import GraphQueries
 from .graph_view import OUT, Adjacency, GraphView
 from .kernels.traversal import TraversalConfig
 
 
-class CompressedGraph:
+class CompressedGraph(GraphQueries):
     """A graph held in one of the package's layouts, on the GPU or on the host.
 
     Build it like ``cugraph.Graph``: ``from_cudf_edgelist`` gives a device graph (RMM memory,
