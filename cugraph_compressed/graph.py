@@ -170,10 +170,15 @@ vertices
                 "pdf input is not a pandas DataFrame, "
                 f"got {type(pdf).__module__}.{type(pdf).__name__}"
             )
-        self._load(EdgeChunks([pdf], HOST, single=True), source, destination, edge_attr, weight,
-                   edge_id, edge_type, renumber, store_transposed, symmetrize, vertices,
-                   None)
+        self._load(EdgeChunks([pdf], self._pandas_backend(), single=True), source, destination,
+                   edge_attr, weight, edge_id, edge_type, renumber, store_transposed, symmetrize,
+                   vertices, None)
         return self
+
+    def _pandas_backend(self) -> str:
+        """Where :meth:`from_pandas_edgelist` builds: the host (the drop-in ``Graph`` builds on
+        the GPU when one is usable, as cuGraph does)."""
+        return HOST
 
     def from_edge_chunks(self, chunks, source="source", destination="destination",
                          edge_attr=None, weight=None, edge_id=None, edge_type=None,
