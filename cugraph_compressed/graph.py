@@ -389,8 +389,7 @@ vertices
         layout = self._require_built()
         if self._directed or directed_edges:
             return layout.num_edges
-        owner, neighbours, _ = layout.to_coo()
-        return int((owner >= neighbours).sum())
+        return self._edges_counted_once()
 
     def nodes(self):
         """The vertex ids, sorted, as a Series of the frame library."""

@@ -134,6 +134,15 @@ class GraphQueries:
             return any(bool((window == target).any())
                        for window in _list_windows(self, view, adj, owner, "has_edge"))
 
+    def _edges_counted_once(self) -> int:
+        """An undirected graph's edges, each once (its stored edges with source >= destination,
+        a self loop once), counted window by window."""
+        view = self.view()
+        adj = view.adjacency(ANY)
+        with _device(view):
+            return sum(int((piece.src >= piece.dst).sum())
+                       for piece in _pieces(self, view, adj, "counting edges"))
+
     # -- renumbering --------------------------------------------------------------------------
     def lookup_internal_vertex_id(self, df, column_name=None):
         """Internal ids of user ids, as ``cugraph.Graph.lookup_internal_vertex_id``.

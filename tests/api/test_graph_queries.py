@@ -97,6 +97,7 @@ def test_degrees_match_networkx(layout, case):
         undirected = nx.Graph(reference(directed, strings))
         loops = np.array([undirected.has_edge(v, v) for v in every])
         np.testing.assert_array_equal(in_ref, [undirected.degree(v) for v in every] - loops)
+        assert G.number_of_edges() == undirected.number_of_edges()  # counted in windows
     assert G.store_transposed == transposed and G.format == layout  # nothing re-encoded
 
 
