@@ -21,10 +21,19 @@ Parts, each importing only those before it in this list:
 * ``algorithms/``: one ``.py`` + ``.cu`` per algorithm, registered by its front door
   (``algorithms/registry.py``); this namespace exports every registered function.
 * ``bench/``: the measuring harness behind ``python -m cugraph_compressed``.
+
+``import cugraph_compressed as cugraph`` swaps the package in for cuGraph: ``Graph``
+(``drop_in.py``) and the algorithms above run on compressed graphs, and every other name is
+looked up in cuGraph itself (the module ``__getattr__`` below), which is imported only then.
 """
+from importlib import import_module as _import_module
+from importlib.util import find_spec as _find_spec
+
+from . import _backend
 from .algorithms import FUNCTIONS as _FUNCTIONS
 from .algorithms import supported
 from .algorithms.pagerank import FailedToConvergeError
+from .drop_in import Graph
 from .formats import FORMATS, LayoutInvariantError
 from .graph import CompressedGraph, estimate_nbytes
 from .kernels.traversal import TraversalConfig
@@ -35,7 +44,27 @@ globals().update(_FUNCTIONS)
 __version__ = "0.1.0"
 
 __all__ = [
-    "FORMATS", "CompressedGraph", "FailedToConvergeError", "LayoutInvariantError",
+    "FORMATS", "CompressedGraph", "FailedToConvergeError", "Graph", "LayoutInvariantError",
     "SavedGraphError", "TraversalConfig", "__version__", "estimate_nbytes", "supported",
     *sorted(_FUNCTIONS),
 ]
+
+
+def __getattr__(name):
+    """A name the package does not define: one of its modules not imported yet, or cuGraph's
+    (so ``cugraph.<anything>`` keeps working after the swap)."""
+    if name.startswith("_"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    if _find_spec(f"{__name__}.{name}") is not None:
+        return _import_module(f"{__name__}.{name}")
+    cugraph, reason = _backend.import_cugraph()
+    if cugraph is None:
+        raise AttributeError(
+            f"module {__name__!r} has no attribute {name!r}: it is not one of "
+            f"cugraph_compressed's names, and cuGraph, which the others are forwarded to, is "
+            f"not installed or not importable ({reason})")
+    try:
+        return getattr(cugraph, name)
+    except AttributeError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}, and neither has "
+                             "cugraph") from None

@@ -59,6 +59,17 @@ def gpu_unavailable_reason() -> str | None:
     return None
 
 
+def import_cugraph():
+    """``(cugraph module, None)``, or ``(None, why)`` when cuGraph is not importable here.
+
+    Not cached: a module put in ``sys.modules`` later (a test's stand-in) is found."""
+    try:
+        import cugraph
+    except Exception as exc:  # ImportError, or a broken CUDA install raising at import
+        return None, f"{type(exc).__name__}: {exc}"
+    return cugraph, None
+
+
 def gpu_available() -> bool:
     """True when a CUDA GPU, CuPy, cuDF and RMM are all usable."""
     return gpu_unavailable_reason() is None

@@ -10,7 +10,9 @@ Every graph is built here, from one frame or from many chunks, on the host or on
    are not merged yet) and cuts the vertices into ranges whose edges fit it.
 3. **Sizes.**  For each range, one pass keeps the edges whose list lies in it (both directions
    of an undirected edge), sorts and deduplicates them and hands them to the layout's
-   :class:`~.formats.base.RangeEncoder`, which records the exact size of every list.
+   :class:`~.formats.base.RangeEncoder`, which records the exact size of every list.  With
+   ``format="auto"`` every candidate layout's encoder sizes the same edges (ranges aligned
+   for all of them), and :mod:`._auto` then chooses the one that goes on to step 4.
 4. **Write.**  The final buffers are allocated once; each range is gathered again (the last
    one is kept from step 3) and written into its slice, properties included.
 
@@ -25,6 +27,7 @@ are: the result is the same for every chunking and every budget.
 """
 from __future__ import annotations
 
+import math
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 
@@ -32,6 +35,7 @@ import numpy as np
 
 from . import _backend
 from ._args import check_bool, check_int
+from ._auto import AutoFormat, choose
 from ._backend import DEVICE, HOST
 from ._edgelist import (
     INT32_MAX,
@@ -80,6 +84,11 @@ def default_budget(backend: str) -> int:
                DEFAULT_BUDGET_CAP)
 
 
+def piece_rows(budget: int) -> int:
+    """Rows of a piece under ``budget``: a quarter of it, at least :data:`MIN_RUN` rows."""
+    return max(MIN_RUN, budget // 4 // PIECE_BYTES_PER_ROW)
+
+
 def check_budget(memory_budget) -> int | None:
     """None, or the budget in bytes as an int; TypeError / ValueError naming a bad one."""
     return None if memory_budget is None else check_int("memory_budget", memory_budget, 1)
@@ -87,9 +96,10 @@ def check_budget(memory_budget) -> int | None:
 
 @dataclass
 class BuildSpec:
-    """What to build: the layout and cuGraph's build arguments."""
+    """What to build: the layout (or, with ``auto``, the candidates to choose from) and
+    cuGraph's build arguments."""
 
-    layout_class: type
+    layout_class: type | None
     layout_params: dict
     directed: bool
     renumber: bool
@@ -97,6 +107,13 @@ class BuildSpec:
     symmetrize: object
     vertices: object
     names: dict  # source, destination, edge_attr, weight, edge_id, edge_type
+    auto: AutoFormat | None = None  # format="auto": layout_class is None
+
+    def layouts(self) -> dict:
+        """``{name: (layout class, parameters)}``: the layout, or every candidate of auto."""
+        if self.auto is None:
+            return {self.layout_class.name: (self.layout_class, self.layout_params)}
+        return {name: (cls, cls.check_params()) for name, cls in self.auto.layouts().items()}
 
 
 @dataclass
@@ -171,7 +188,7 @@ class _Build:
         self.xp, self.lib = _backend.array_module(backend), _backend.frame_library(backend)
         if self.budget is None:
             self.budget = default_budget(backend)
-        self.piece_rows = max(MIN_RUN, self.budget // 4 // PIECE_BYTES_PER_ROW)
+        self.piece_rows = piece_rows(self.budget)
         self.stats["budget"] = self.budget
 
     def _start(self, i, frame):
@@ -207,8 +224,9 @@ class _Build:
             self.ids.add(column_values(vertices, self.xp) if self.ids.numeric else vertices)
             distinct = self.ids.last_distinct if spec.renumber else None
         n = self.ids.finish()
-        if not spec.renumber:
-            check_vertex_memory(n, spec.layout_class.build_bytes_per_vertex, source.backend)
+        if not spec.renumber:  # auto sizes every candidate: their encoders live side by side
+            per_vertex = sum(cls.build_bytes_per_vertex for cls, _ in spec.layouts().values())
+            check_vertex_memory(n, per_vertex, source.backend)
         if vertices is not None:
             check_vertices(n, spec.renumber, vertices, self.xp, distinct)
         self.rows = total
@@ -312,24 +330,35 @@ class _Build:
         spec, xp = self.spec, self.xp
         self.prop_dtypes = self._property_dtypes()
         n = self.ids.num_vertices
-        encoder = spec.layout_class.encoder(n, xp, **spec.layout_params)
-        # Half the budget for a range's edges, half for the encoder's runs over them.
-        encoder.max_run_edges = max(MIN_RUN, self.budget // 2 // encoder.work_bytes_per_edge)
-        ranges = self._ranges(encoder.align)
+        encoders, excluded = self._encoders(n)
+        ranges = self._ranges(math.lcm(*(e.align for e in encoders.values())))
         self.stats["ranges"] = len(ranges)
         firsts, kept, num_edges = [], None, 0  # firsts: each range's first property slot
         for r, (v0, v1, capacity) in enumerate(ranges):
             self.stage = f"sizing vertex range {r + 1}/{len(ranges)}"
             edges = self._range_edges(v0, v1, capacity)
             firsts.append(num_edges)
-            num_edges += encoder.size(v0, v1, edges[0], edges[1])
+            for encoder in encoders.values():  # format="auto": every candidate, same edges
+                count = encoder.size(v0, v1, edges[0], edges[1])
+            num_edges += count
             if r == len(ranges) - 1 and not size_only:
                 kept = edges
             del edges
         prop_bytes = sum(num_edges * d.itemsize for d in self.prop_dtypes.values())
         ids = VertexIds(self.source.backend, n, self.vertex_dtype, self.ids.renumber_map)
+        extra = prop_bytes + ids.nbytes()
+        if spec.auto is not None:
+            limit = spec.auto.max_nbytes
+            if limit is None:
+                limit = max(_backend.total_memory(self.source.backend) - self.budget, 0)
+            choice = choose({name: e.nbytes + extra for name, e in encoders.items()}, limit,
+                            excluded)
+            self.stats["format_choice"] = choice.as_dict()
+            encoders = {choice.chosen: encoders[choice.chosen]}  # the others' state is freed
+        (encoder,) = encoders.values()
+        del encoders
         if size_only:
-            return int(encoder.nbytes + prop_bytes + ids.nbytes())
+            return int(encoder.nbytes + extra)
         encoder.allocate()
         properties = {name: xp.empty(num_edges, dtype=d) for name, d in self.prop_dtypes.items()}
         order = list(range(len(ranges)))
@@ -353,6 +382,27 @@ class _Build:
                    **self.source.columns[2]}
         in_lists = spec.directed and spec.store_transposed
         return Built(layout, properties, ids, columns, in_lists, self.stats)
+
+    def _encoders(self, n):
+        """``({name: range encoder}, {name: why excluded})``: the layout's encoder, or one per
+        candidate of ``format="auto"`` (a candidate that cannot hold ``n`` vertices is left
+        out, with the reason), each running within the budget."""
+        encoders, excluded = {}, {}
+        for name, (cls, params) in self.spec.layouts().items():
+            try:
+                encoder = cls.encoder(n, self.xp, **params)
+            except ValueError as exc:
+                if self.spec.auto is None:
+                    raise
+                excluded[name] = str(exc)
+                continue
+            # Half the budget for a range's edges, half for the encoder's runs over them.
+            encoder.max_run_edges = max(MIN_RUN, self.budget // 2 // encoder.work_bytes_per_edge)
+            encoders[name] = encoder
+        if not encoders:
+            raise ValueError("format='auto': no candidate layout can hold this graph: "
+                             + "; ".join(f"{name}: {why}" for name, why in excluded.items()))
+        return encoders, excluded
 
     def _range_edges(self, v0, v1, capacity):
         """The edges of lists ``v0 .. v1 - 1``: ``(src, dst, properties)`` sorted by (src, dst),

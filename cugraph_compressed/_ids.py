@@ -23,6 +23,7 @@ class VertexIds:
         self.dtype = np.dtype(dtype)
         self.renumber_map = renumber_map
         self._numeric_map = None  # the map's values as an array, once asked for
+        self._index = None  # an Index of the map (ids that are not numbers), once asked for
 
     def _map_array(self):
         """The renumber map's values as a NumPy or CuPy array when they are numbers in
@@ -81,42 +82,20 @@ class VertexIds:
         """Internal ids (array of the vertex dtype) of user ids; ValueError names the first one
         that is not a vertex of the graph."""
         xp = _backend.array_module(self.backend)
-        lib = _backend.frame_library(self.backend)
         if _backend.is_scalar(values):
             values = [values]
         series = as_series(values, self.backend).reset_index(drop=True)
         if len(series) == 0:
             raise ValueError(f"{what} is empty: give at least one vertex")
-        n = self.n
-        if self.renumber_map is None:
-            if _numpy_kind(series) not in "iu":
-                raise ValueError(f"{what} holds {series.dtype} values; "
-                                 "vertex ids of this graph are integers")
-            values = series.to_numpy() if xp is np else series.values
-            ids = xp.asarray(values).astype(np.int64)
-            bad = (ids < 0) | (ids >= n)
-            found = ids
-        elif (self._map_array() is not None
-              and _numpy_kind(series) == _numpy_kind(self.renumber_map)
-              and not bool(series.isna().any())):
-            values = self._map_array()
-            query = xp.asarray(series.to_numpy() if xp is np else series.values)
-            found = xp.searchsorted(values, query).astype(np.int64)
-            inside = found < n
-            hit = xp.zeros(found.size, dtype=bool)
-            hit[inside] = values[found[inside]] == query[inside]
-            found[~hit] = -1
-            bad = ~hit
-        else:
-            index = lib.Index(self.renumber_map)
-            try:
-                found = xp.asarray(index.get_indexer(series)).astype(np.int64)
-            except (TypeError, ValueError):
-                found = xp.full(len(series), -1, dtype=np.int64)
-            bad = found < 0
+        if self.renumber_map is None and _numpy_kind(series) not in "iu":
+            raise ValueError(f"{what} holds {series.dtype} values; "
+                             "vertex ids of this graph are integers")
+        found = self._find(series)
+        bad = found < 0
         if bool(bad.any()):
             first = series.iloc[int(xp.argmax(bad))]
             first = first.item() if hasattr(first, "item") else first
+            n = self.n
             if n == 0:
                 bound = "(the graph has no vertices)"
             elif self.renumber_map is None:
@@ -126,6 +105,45 @@ class VertexIds:
             raise ValueError(f"one or more vertices are invalid: {what} vertex {first!r} "
                              f"is not in the graph {bound}")
         return found.astype(self.dtype)
+
+    def lookup(self, values):
+        """Internal ids (int64 array) of user ids, -1 for those that are not vertices of the
+        graph (of another type included); ``values`` is a Series, an array, a list or one id."""
+        if _backend.is_scalar(values):
+            values = [values]
+        series = as_series(values, self.backend).reset_index(drop=True)
+        if self.renumber_map is None and _numpy_kind(series) not in "iu":
+            xp = _backend.array_module(self.backend)
+            return xp.full(len(series), -1, dtype=np.int64)
+        return self._find(series)
+
+    def _find(self, series):
+        """Internal ids (int64) of the ids in ``series``, -1 where an id is not a vertex."""
+        xp = _backend.array_module(self.backend)
+        lib = _backend.frame_library(self.backend)
+        n = self.n
+        if self.renumber_map is None:
+            values = series.to_numpy() if xp is np else series.values
+            ids = xp.asarray(values).astype(np.int64)
+            return xp.where((ids < 0) | (ids >= n), -1, ids)
+        if (self._map_array() is not None
+                and _numpy_kind(series) == _numpy_kind(self.renumber_map)
+                and not bool(series.isna().any())):
+            values = self._map_array()
+            query = xp.asarray(series.to_numpy() if xp is np else series.values)
+            found = xp.searchsorted(values, query).astype(np.int64)
+            inside = found < n
+            hit = xp.zeros(found.size, dtype=bool)
+            hit[inside] = values[found[inside]] == query[inside]
+            found[~hit] = -1
+            return found
+        if self._index is None:  # its hash table is built once, not on every lookup
+            self._index = lib.Index(self.renumber_map)
+        index = self._index
+        try:
+            return xp.asarray(index.get_indexer(series)).astype(np.int64)
+        except (TypeError, ValueError):
+            return xp.full(len(series), -1, dtype=np.int64)
 
     def to_user(self, internal):
         """User ids of internal ids; negative entries (no vertex) stay -1, or null for id types
@@ -185,6 +203,8 @@ def as_series(values, backend):
     if hasattr(values, "isna"):
         if backend == HOST and _backend.is_cudf_object(values):
             values = values.to_pandas()
+        elif backend != HOST and _backend.is_pandas_object(values):
+            values = _backend.frame_library(backend).from_pandas(values)
         return values.reset_index(drop=True)
     if backend == HOST and _backend.is_cupy_array(values):
         values = _backend.to_host(values)

@@ -244,11 +244,15 @@ class StoredEdges:
         The lists are in-lists: an edge is (neighbour, owner).
     config : TraversalConfig
         The graph's kernel tuning (``checked`` decodes with the checked kernels).
+    what : str
+        What reads the edges, named by a checked kernel's fault.
     """
 
-    def __init__(self, layout, properties, backend, in_lists, config):
+    def __init__(self, layout, properties, backend, in_lists, config,
+                 what="re-orienting the graph"):
         self.layout, self.properties = layout, dict(properties)
         self.backend, self.in_lists, self.config = backend, in_lists, config
+        self.what = what
         self.num_vertices, self.num_edges = layout.num_vertices, layout.num_edges
         # What the build reads of a source: columns named after the properties, their dtypes.
         self.columns = ("source", "destination", {name: name for name in self.properties})
@@ -259,7 +263,7 @@ class StoredEdges:
         ``index_dtype``, with the properties unless ``properties`` is False."""
         if not self.num_edges:
             return
-        decode = self._decoder()
+        decode = slot_decoder(self.layout, self.backend, self.config, self.what)
         for i, begin in enumerate(range(0, self.num_edges, piece_rows)):
             end = min(begin + piece_rows, self.num_edges)
             owner, neighbour = decode(begin, end)
@@ -270,19 +274,40 @@ class StoredEdges:
             props = {k: v[begin:end] for k, v in self.properties.items()} if properties else {}
             yield Piece(i, src, dst, props)
 
-    def _decoder(self):
-        """``decode(begin, end)``: ``(owner, neighbour)`` int64 arrays of slots ``begin ..
-        end - 1``; its O(V) state (the degrees' prefix sum) lives for one pass."""
-        layout, config = self.layout, self.config
-        if self.backend == HOST:
-            ends = np.cumsum(layout.degrees())
-            return lambda begin, end: layout.decode_slots(begin, end, ends)
-        from .kernels.traversal import SlotDecoder, checked_run
 
-        decoder = SlotDecoder(layout, config)
+def slot_decoder(layout, backend: str, config, what: str):
+    """``decode(begin, end)``: ``(owner, neighbour)`` int64 arrays of the edges at property
+    slots ``begin .. end - 1`` of ``layout`` (decode order); its O(V) state (the degrees'
+    prefix sum) lives as long as the function.
 
-        def decode(begin, end):
-            with checked_run(layout, config, "re-orienting the graph"):
-                return decoder(begin, end)
+    A host layout is read by its host decoders (:meth:`~.formats.base.Layout.decode_slots`), a
+    device one on the GPU through its view (:class:`~.kernels.traversal.SlotDecoder`), with the
+    checked kernels when ``config`` asks for them (a fault names ``what``).
+    """
+    if backend == HOST:
+        ends = np.cumsum(layout.degrees())
+        return lambda begin, end: layout.decode_slots(begin, end, ends)
+    from .kernels.traversal import SlotDecoder, checked_run
 
-        return decode
+    decoder = SlotDecoder(layout, config)
+
+    def decode(begin, end):
+        with checked_run(layout, config, what):
+            return decoder(begin, end)
+
+    return decode
+
+
+def stored_degrees(layout, backend: str, config):
+    """The length of every stored list, int64, in the backend's array module: the host
+    layout's :meth:`~.formats.base.Layout.degrees`, or on the GPU the view's own counts (a
+    device layout is never copied to the host for them)."""
+    if backend == HOST:
+        return np.asarray(layout.degrees()).astype(np.int64, copy=False)
+    from .kernels.traversal import SlotDecoder, checked_run
+
+    with checked_run(layout, config, "reading degrees"):
+        ends = SlotDecoder(layout, config).ends
+    degrees = ends.copy()
+    degrees[1:] -= ends[:-1]
+    return degrees

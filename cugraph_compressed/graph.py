@@ -8,6 +8,7 @@ behind pickling) and the traversal configuration, never the algorithms.
 """
 from __future__ import annotations
 
+import copy
 import pickle
 from types import MappingProxyType
 
@@ -15,16 +16,18 @@ import numpy as np
 
 from . import _backend, saved
 from ._args import check_bool
+from ._auto import AUTO, AutoFormat
 from ._backend import DEVICE, HOST
 from ._build import BuildSpec, build
 from ._source import EdgeChunks, StoredEdges, backend_of
 from .formats import layout_class
 from .formats.base import plain_csr_nbytes
+from .graph_queries import GraphQueries
 from .graph_view import OUT, Adjacency, GraphView
 from .kernels.traversal import TraversalConfig
 
 
-class CompressedGraph:
+class CompressedGraph(GraphQueries):
     """A graph held in one of the package's layouts, on the GPU or on the host.
 
     Build it like ``cugraph.Graph``: ``from_cudf_edgelist`` gives a device graph (RMM memory,
@@ -36,9 +39,17 @@ class CompressedGraph:
     directed : bool
         As ``cugraph.Graph(directed=...)``: undirected graphs are symmetrized.
     format : str
-        The layout, a key of :data:`cugraph_compressed.formats.FORMATS` (``"csr"``).
+        The layout, a key of :data:`cugraph_compressed.formats.FORMATS` (``"csr"``), or
+        ``"auto"``: the build sizes every candidate layout from the same sorted vertex ranges
+        and encodes the smallest that fits, or a faster one within 10% of it
+        (:mod:`cugraph_compressed._auto`); :attr:`format` then names it and
+        :attr:`format_choice` gives every candidate's bytes and the reason.
     **layout_params
-        The layout's own parameters, e.g. ``force_64bit=True`` for ``"csr"``.
+        The layout's own parameters, e.g. ``force_64bit=True`` for ``"csr"``.  With
+        ``"auto"``: ``candidates`` (layout names, default all) and ``max_nbytes`` (the most
+        bytes the graph may take; default the memory where it is built less the build's
+        working budget; MemoryError when no candidate fits).  The candidates use their
+        default parameters.
 
     Notes
     -----
@@ -50,8 +61,15 @@ class CompressedGraph:
 
     def __init__(self, directed: bool = False, format: str = "csr", **layout_params):
         self._directed = check_bool("directed", directed)
-        self._layout_class = layout_class(format)
-        self._layout_params = self._layout_class.check_params(**layout_params)
+        # format="auto": the candidates; the layout class and parameters are the chosen
+        # layout's once built.
+        auto = isinstance(format, str) and format == AUTO
+        self._auto = AutoFormat.from_params(**layout_params) if auto else None
+        if self._auto is None:
+            self._layout_class = layout_class(format)
+            self._layout_params = self._layout_class.check_params(**layout_params)
+        else:
+            self._layout_class, self._layout_params = None, {}
         self._layout = None
         self._properties = {}
         self._ids = None  # VertexIds, once built
@@ -154,10 +172,15 @@ vertices
                 "pdf input is not a pandas DataFrame, "
                 f"got {type(pdf).__module__}.{type(pdf).__name__}"
             )
-        self._load(EdgeChunks([pdf], HOST, single=True), source, destination, edge_attr, weight,
-                   edge_id, edge_type, renumber, store_transposed, symmetrize, vertices,
-                   None)
+        self._load(EdgeChunks([pdf], self._pandas_backend(), single=True), source, destination,
+                   edge_attr, weight, edge_id, edge_type, renumber, store_transposed, symmetrize,
+                   vertices, None)
         return self
+
+    def _pandas_backend(self) -> str:
+        """Where :meth:`from_pandas_edgelist` builds: the host (the drop-in ``Graph`` builds on
+        the GPU when one is usable, as cuGraph does)."""
+        return HOST
 
     def from_edge_chunks(self, chunks, source="source", destination="destination",
                          edge_attr=None, weight=None, edge_id=None, edge_type=None,
@@ -233,11 +256,14 @@ vertices
         self._layout, self._properties, self._in_lists = (built.layout, built.properties,
                                                           built.in_lists)
         self.build_stats = built.stats
+        if self._auto is not None:  # the chosen layout, as if it had been asked for
+            self._layout_class = type(built.layout)
+            self._layout_params = self._layout_class.check_params()
 
     def _spec(self, source, destination, edge_attr, weight, edge_id, edge_type, renumber,
               store_transposed, symmetrize, vertices) -> BuildSpec:
         return BuildSpec(
-            layout_class=self._layout_class, layout_params=self._layout_params,
+            layout_class=self._layout_class, layout_params=self._layout_params, auto=self._auto,
             directed=self._directed, renumber=check_bool("renumber", renumber),
             store_transposed=check_bool("store_transposed", store_transposed),
             symmetrize=symmetrize, vertices=vertices,
@@ -392,12 +418,22 @@ vertices
     # -- description ----------------------------------------------------------------------------
     @property
     def format(self) -> str:
-        """Name of the layout."""
-        return self._layout_class.name
+        """Name of the layout: ``"auto"`` until an auto graph is built, then the one chosen."""
+        return AUTO if self._layout_class is None else self._layout_class.name
+
+    @property
+    def format_choice(self) -> dict | None:
+        """How ``format="auto"`` chose the layout: ``chosen``, ``nbytes`` (each candidate's
+        bytes as a graph, fastest layout first), ``limit`` (the most bytes allowed),
+        ``excluded`` (candidates that cannot hold the graph, and why) and ``reason``.  None
+        for an explicit format or before the build."""
+        choice = self.build_stats.get("format_choice")
+        return None if choice is None else copy.deepcopy(choice)
 
     @property
     def layout_params(self) -> dict:
-        """The layout's parameters, defaults filled in."""
+        """The layout's parameters, defaults filled in (empty for ``"auto"`` before the
+        build)."""
         return dict(self._layout_params)
 
     @property
@@ -409,6 +445,15 @@ vertices
     def renumbered(self) -> bool:
         """True when user ids were mapped to internal ids."""
         return self._ids is not None and self._ids.renumbered
+
+    def __repr__(self) -> str:
+        head = f"{type(self).__name__}(format={self.format!r}, directed={self._directed}"
+        if self._layout is None:
+            return f"{head}, empty)"
+        edges = "edges" if self._directed else "stored_edges"  # both directions: no decode
+        return (f"{head}, vertices={self._layout.num_vertices}, "
+                f"{edges}={self._layout.num_edges}, nbytes={self.nbytes}, "
+                f"backend={self.backend!r})")
 
     def is_directed(self) -> bool:
         return self._directed
@@ -434,8 +479,7 @@ vertices
         layout = self._require_built()
         if self._directed or directed_edges:
             return layout.num_edges
-        owner, neighbours, _ = layout.to_coo()
-        return int((owner >= neighbours).sum())
+        return self._edges_counted_once()
 
     def nodes(self):
         """The vertex ids, sorted, as a Series of the frame library."""

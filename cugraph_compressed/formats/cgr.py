@@ -784,8 +784,9 @@ class CGRLayout(Layout):
         return join_offsets(host[name], host[name + "_high"], indices)
 
     def degrees(self):
-        host = self._host()
-        first_edge = self._offsets(host, "edge_offsets")
+        # The edge offsets alone: a device layout's stream stays where it is.
+        a = self.arrays
+        first_edge = join_offsets(to_host(a["edge_offsets"]), to_host(a["edge_offsets_high"]))
         return self.xp.asarray(np.diff(first_edge))
 
     def _codec(self):

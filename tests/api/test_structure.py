@@ -21,11 +21,14 @@ SOURCES = sorted(PACKAGE.rglob("*.py"))
 FORBIDDEN = {
     "formats": {"graph", "graph_view", "_ids", "algorithms", "bench"},
     "kernels": {"graph", "graph_view", "_ids", "algorithms", "bench"},
-    "graph": {"algorithms", "bench"},
+    "graph": {"drop_in", "algorithms", "bench"},
     "graph_view": {"algorithms", "bench"},
     "_ids": {"algorithms", "bench"},
     "saved": {"graph", "graph_view", "algorithms", "bench"},
     "_edgelist": {"graph", "graph_view", "algorithms", "bench"},
+    "_auto": {"graph", "graph_view", "graph_queries", "drop_in", "_ids", "algorithms", "bench"},
+    "graph_queries": {"graph", "drop_in", "algorithms", "bench"},
+    "drop_in": {"algorithms", "bench"},
     "algorithms": {"bench"},
 }
 
