@@ -17,6 +17,8 @@ Parts, each importing only those before it in this list:
   ``_idset.py`` the ids, ``_edgelist.py`` cuGraph's rules); ``io.py`` and ``generators.py``
   make edge sources.
 * ``graph.py`` (``CompressedGraph``) and ``graph_view.py``, what the algorithms see of a graph.
+* ``edge_files.py`` (``read_edgelist``): text, Matrix Market and Parquet edge-list files read in
+  byte-limited pieces (``_text_pieces.py``) into a graph through the streaming build.
 * ``algorithms/``: one ``.py`` + ``.cu`` per algorithm, registered by its front door
   (``algorithms/registry.py``); this namespace exports every registered function.
 * ``bench/``: the measuring harness behind ``python -m cugraph_compressed``.
@@ -24,6 +26,7 @@ Parts, each importing only those before it in this list:
 from .algorithms import FUNCTIONS as _FUNCTIONS
 from .algorithms import supported
 from .algorithms.pagerank import FailedToConvergeError
+from .edge_files import read_edgelist
 from .formats import FORMATS, LayoutInvariantError
 from .graph import CompressedGraph, estimate_nbytes
 from .kernels.traversal import TraversalConfig
@@ -34,5 +37,6 @@ __version__ = "0.1.0"
 
 __all__ = [
     "FORMATS", "CompressedGraph", "FailedToConvergeError", "LayoutInvariantError",
-    "TraversalConfig", "__version__", "estimate_nbytes", "supported", *sorted(_FUNCTIONS),
+    "TraversalConfig", "__version__", "estimate_nbytes", "read_edgelist", "supported",
+    *sorted(_FUNCTIONS),
 ]

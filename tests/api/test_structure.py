@@ -25,6 +25,8 @@ FORBIDDEN = {
     "graph_view": {"algorithms", "bench"},
     "_ids": {"algorithms", "bench"},
     "_edgelist": {"graph", "graph_view", "algorithms", "bench"},
+    "_text_pieces": {"graph", "graph_view", "_ids", "algorithms", "bench"},
+    "edge_files": {"algorithms", "bench"},
     "algorithms": {"bench"},
 }
 
