@@ -231,12 +231,14 @@ def empty_device_frame(spec: TextSpec):
 # ----------------------------------------------------------------------------- bad lines
 
 def lines(data: bytes):
-    """``(offset, index, text)`` of every line of a piece (``\\r\\n`` ends stripped)."""
+    """``(offset, index, text)`` of every line of a piece (``\\r\\n`` ends stripped, and a
+    byte-order mark before the first, which both parsers skip)."""
     start = index = 0
     while start < len(data):
         end = data.find(b"\n", start)
         end = len(data) if end < 0 else end
-        yield start, index, data[start:end].rstrip(b"\r").decode("utf-8", "replace")
+        text = data[start:end].rstrip(b"\r").decode("utf-8", "replace")
+        yield start, index, text.lstrip("\ufeff") if index == 0 else text
         start, index = end + 1, index + 1
 
 

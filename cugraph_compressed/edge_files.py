@@ -38,7 +38,7 @@ from ._text_pieces import (
 from .formats import layout_class
 from .graph import CompressedGraph
 
-__all__ = ["EdgeFileChunks", "MatrixMarket", "read_edgelist"]
+__all__ = ["read_edgelist"]
 
 #: The formats read, and the file suffixes that name them.
 FORMATS = ("csv", "tsv", "txt", "mtx", "parquet")
@@ -84,8 +84,8 @@ def read_edgelist(path, format=None, *, delimiter=None, header="infer", comment=
         and runs of blanks (spaces and tabs) for txt.
     header : {"infer", True, False}
         Text files: whether the first line that is no comment names the columns.  ``"infer"``
-        takes it for a header when one of its fields is not a number (it needs an explicit
-        answer when ``dtype`` reads strings).
+        takes it for a header when one of its fields is neither empty nor a number (it needs
+        an explicit answer when ``dtype`` reads strings).
     comment : str, optional
         The character that starts a comment: the rest of the line is ignored, and lines that
         start with it are skipped.  Default ``"%"`` for Matrix Market and for text files whose
@@ -446,7 +446,7 @@ def _scan_text(path, fmt, delimiter, header, comment, names, dtype):
             if _reads_strings(dtype):
                 raise ValueError("header='infer' tells a header from data by its numbers, "
                                  "and dtype reads strings: pass header=True or header=False")
-            header = not all(is_number(v) for v in fields)
+            header = any(v and not is_number(v) for v in fields)
         if header:
             found = [_unquote(v) for v in fields]
             if not all(found) or len(set(found)) != len(found):

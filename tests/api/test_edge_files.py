@@ -194,6 +194,22 @@ def test_header_is_inferred_or_given(tmp_path):
         read(with_header, header=False, as_frame=True)
 
 
+def test_byte_order_marks_and_empty_fields(tmp_path):
+    bom = tmp_path / "bom.csv"
+    bom.write_bytes(b"\xef\xbb\xbfa,b\r\n3,4\r\n5,6\r\n")
+    pd.testing.assert_frame_equal(read(bom, as_frame=True, chunk_bytes=4), pd.read_csv(bom))
+    bare = tmp_path / "bom.txt"
+    bare.write_bytes(b"\xef\xbb\xbf1 2\n3 4\n5 x\n")
+    with pytest.raises(ValueError, match=r"line 3 \(byte 11\): column 'destination' holds 'x'"):
+        read(bare)
+    bare.write_bytes(b"\xef\xbb\xbf1 2\n3 4\n")
+    assert read(bare, as_frame=True, chunk_bytes=3)["source"].tolist() == [1, 3]
+    empty = tmp_path / "empty-field.csv"    # data with an empty field is no header
+    empty.write_text("1,,2\n")
+    with pytest.raises(ValueError, match=r"line 1 \(byte 0\): column 'destination' holds ''"):
+        read(empty)
+
+
 def test_konect_percent_comments_and_string_ids(tmp_path):
     path = tmp_path / "out.names"
     path.write_text("% sym unweighted\n% 3 3 3\nann bob\nbob cy\n\ncy ann\n")

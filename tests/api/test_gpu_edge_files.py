@@ -86,6 +86,12 @@ def test_rows_straddling_every_range_boundary(tmp_path):
     for chunk_bytes in range(1, 50):
         same_frame(cgc.read_edgelist(path, backend="device", as_frame=True,
                                      chunk_bytes=chunk_bytes), host)
+    # Data from the first byte on, after a byte-order mark: libcudf's first range starts at 0.
+    path.write_bytes(b"\xef\xbb\xbf1 2\n3 4\n5 6")
+    host = cgc.read_edgelist(path, backend="host", as_frame=True)
+    for chunk_bytes in range(1, 20):
+        same_frame(cgc.read_edgelist(path, backend="device", as_frame=True,
+                                     chunk_bytes=chunk_bytes), host)
 
 
 def test_blanks_mixing_spaces_and_tabs_are_read_on_the_host(tmp_path):
