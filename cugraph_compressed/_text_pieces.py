@@ -17,7 +17,10 @@ under the other common reading of a range (the rows that *start* in it).
 
 Both parsers get every column of the file plus one more (:data:`EXTRA`), fixed dtypes, no
 quoting, and only empty fields (and NaN spellings in float columns) as missing values, so a
-malformed line surfaces as a parse error, a missing value or a value in the extra column.
+malformed line surfaces as a parse error, a missing value or a value in the extra column (libcudf
+reads integer columns as strings and converts them with its range-checked conversions: its
+number parser would read ``1.5`` as 1 and wrap on overflow).  A piece libcudf finds fault with
+is parsed again by pandas on the host, which raises for a malformed line.
 :func:`first_bad_line` then finds the line and says what is wrong with it, by a strict check of
 each line written for that purpose (slow: it runs only then).
 """
@@ -176,7 +179,12 @@ def empty_host_frame(spec: TextSpec):
 
 def parse_device(path: str, byte_range, spec: TextSpec):
     """``(frame, problem)``: the cuDF frame of a piece read by libcudf with ``byte_range``
-    (:func:`device_range`), and None, or what looks wrong (missing values, extra fields)."""
+    (:func:`device_range`), and None, or what looks wrong (missing values, extra fields,
+    integers that are malformed or out of range).
+
+    libcudf's number parser stops at a decimal point or an exponent and wraps on overflow
+    without a null, so integer columns are read as strings and converted by its checked
+    string conversions instead."""
     import cudf
     import pylibcudf as plc
 
@@ -186,7 +194,7 @@ def parse_device(path: str, byte_range, spec: TextSpec):
     builder = (plc.io.csv.CsvReaderOptions.builder(plc.io.SourceInfo([path]))
                .byte_range_offset(offset).byte_range_size(size)
                .quoting(plc.io.types.QuoteStyle.NONE).skip_blank_lines(True)
-               .keep_default_na(False).na_filter(True))
+               .skipinitialspace(True).keep_default_na(False).na_filter(True))
     if spec.sep is None and spec.device_sep is None:
         builder = builder.delim_whitespace(True)
     else:
@@ -194,22 +202,33 @@ def parse_device(path: str, byte_range, spec: TextSpec):
     options = builder.build()
     options.set_header(-1)
     options.set_names([*spec.names, EXTRA])
+    read_as = [np.dtype(object) if d.kind in "iu" else d for d in spec.dtypes]
     options.set_dtypes({name: _plc_type(dtype)
                         for name, dtype in zip([*spec.names, EXTRA],
-                                               [*spec.dtypes, np.dtype(object)])})
+                                               [*read_as, np.dtype(object)])})
     options.set_na_values([""])
     if spec.comment:
         options.set_comment(spec.comment)
-    frame = cudf.DataFrame.from_pylibcudf(plc.io.csv.read_csv(options))
-    if not len(frame):
+    table = plc.io.csv.read_csv(options)
+    columns = dict(zip(table.column_names(), table.columns))
+    extra = columns.pop(EXTRA, None)
+    if extra is None or not extra.size():
         return empty_device_frame(spec), None
-    extra = frame.pop(EXTRA)
-    if extra.null_count != len(extra):
-        return frame, "fields after the last column"
-    for name in spec.names:
-        if frame[name].null_count:
-            return frame, f"missing or unparsable values in column {name!r}"
-    return frame, None
+    if extra.null_count() != extra.size():
+        return None, "fields after the last column"
+    out = {}
+    for name, dtype in zip(spec.names, spec.dtypes):
+        column = columns[name]
+        if column.null_count():
+            return None, f"missing or unparsable values in column {name!r}"
+        if dtype.kind in "iu":
+            integer = _plc_type(dtype)
+            valid = plc.strings.convert.convert_integers.is_integer(column, integer)
+            if not bool(cudf.Series.from_pylibcudf(valid).all()):
+                return None, f"values of column {name!r} that are no {dtype} integers"
+            column = plc.strings.convert.convert_integers.to_integers(column, integer)
+        out[name] = cudf.Series.from_pylibcudf(column)
+    return cudf.DataFrame(out), None
 
 
 def _plc_type(dtype):

@@ -105,7 +105,8 @@ def test_blanks_mixing_spaces_and_tabs_are_read_on_the_host(tmp_path):
 
 
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")
-@pytest.mark.parametrize("bad", ["7\t8\t9", "7", "7\tx8", "1.5\t8", "7\t8x"])
+@pytest.mark.parametrize("bad", ["7\t8\t9", "7", "7\tx8", "1.5\t8", "7\t8x", "1e5\t8",
+                                 "7\t99999999999999999999", "-\t8"])
 def test_bad_lines_named_as_on_the_host(tmp_path, bad):
     lines = ["# a"] + [f"{k}\t{k + 1}" for k in range(50)]
     lines.insert(30, bad)
