@@ -50,8 +50,9 @@ class TextSpec:
 
     ``names`` and ``dtypes`` cover every column of the file, in order (``object`` for string
     columns); ``sep`` is one character, or None for runs of blanks; ``comment`` one character
-    or None; ``device_sep`` the delimiter libcudf is given for a ``sep=None`` file (``"\\t"``,
-    or None for its runs of spaces), from the file's first data line."""
+    or None; ``device_sep`` the delimiter libcudf is given for a ``sep=None`` file, from its
+    first data line: ``"\\t"``, None for runs of spaces, or ``"host"`` when that line mixes
+    tabs and spaces (libcudf splits on one or the other: pandas then parses every piece)."""
 
     names: tuple
     dtypes: tuple

@@ -466,10 +466,7 @@ def _scan_text(path, fmt, delimiter, header, comment, names, dtype):
             raise ValueError(f"line {line_no} of {path!r} has {width} field: an edge list "
                              f"needs two columns (source, destination): {line.strip()!r}")
         names = names or found or _default_names(width)
-    device_sep = None
-    if sep is None and fields is not None:
-        spaces, tabs = " " in line.strip(), "\t" in line
-        device_sep = "\t" if tabs and not spaces else ("host" if tabs else None)
+    device_sep = _device_sep(line) if sep is None and fields is not None else None
     spec = TextSpec(tuple(names), (), sep, comment or None, device_sep)
     return TextFile(path, spec, data_start, first_line, stat)
 
@@ -524,11 +521,7 @@ def _scan_matrix_market(path, dtype):
             raise ValueError(f"{path!r} is symmetric but {rows} x {columns}")
         data_start, first_line = pos + len(raw), line_no + 1
         _, _, entry = _first_content_line(f, data_start, first_line, "%")
-    device_sep = None
-    if entry is not None:
-        line = _decode(entry).strip()
-        device_sep = "\t" if "\t" in line and " " not in line else ("host" if "\t" in line
-                                                                      else None)
+    device_sep = _device_sep(_decode(entry)) if entry is not None else None
     names = ("source", "destination") + (() if field == "pattern" else ("weight",))
     defaults = (("weight", np.dtype(np.int64 if field == "integer" else np.float64)),)
     matrix = MatrixMarket(field, symmetry, rows, columns, entries, line_no)
@@ -554,6 +547,15 @@ def _first_content_line(f, pos, line_no, comment):
             return pos, line_no, raw
         pos += len(raw)
         line_no += 1
+
+
+def _device_sep(line):
+    """What libcudf splits a blank-separated file on, from its first data line: a tab, None
+    (runs of spaces), or ``"host"`` when the line has both (pandas then parses the pieces)."""
+    line = line.strip()
+    if "\t" not in line:
+        return None
+    return "host" if " " in line else "\t"
 
 
 def _decode(raw: bytes) -> str:

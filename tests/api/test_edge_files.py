@@ -100,6 +100,19 @@ def test_pieces_hold_whole_lines_within_the_byte_limit(files):
             assert all(a.equals(b) for a, b in zip(frames, again))
 
 
+def test_device_delimiter_from_the_first_data_line(files, tmp_path):
+    # libcudf splits on runs of spaces or on one delimiter: a file whose first data line mixes
+    # tabs and spaces is parsed by pandas on the GPU path too.
+    mixed = tmp_path / "mixed.el"
+    mixed.write_text("# c\n1 \t2\n")
+    cases = {files["snap"][0]: "\t", files["konect"][0]: None, files["csv"][0]: None,
+             mixed: "host"}
+    for path, expected in cases.items():
+        fmt = "txt" if path.suffix not in edge_files.SUFFIXES else None
+        chunks, _ = pieces_of(path, 1000, fmt=fmt)
+        assert chunks.text.spec.device_sep == expected, path
+
+
 def test_split_lines_contract(tmp_path):
     path = tmp_path / "lines.txt"
     path.write_bytes(b"a\nbbbbbbbbbb\n\ncc\nd")   # a long line, a blank one, no final newline
