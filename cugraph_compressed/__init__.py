@@ -18,6 +18,8 @@ Parts, each importing only those before it in this list:
   make edge sources.
 * ``saved.py``: the saved-graph file format (``CompressedGraph.save`` / ``load``, pickling).
 * ``graph.py`` (``CompressedGraph``) and ``graph_view.py``, what the algorithms see of a graph.
+* ``edge_files.py`` (``read_edgelist``): text, Matrix Market and Parquet edge-list files read in
+  byte-limited pieces (``_text_pieces.py``) into a graph through the streaming build.
 * ``algorithms/``: one ``.py`` + ``.cu`` per algorithm, registered by its front door
   (``algorithms/registry.py``); this namespace exports every registered function.
 * ``bench/``: the measuring harness behind ``python -m cugraph_compressed``.
@@ -34,6 +36,7 @@ from .algorithms import FUNCTIONS as _FUNCTIONS
 from .algorithms import supported
 from .algorithms.pagerank import FailedToConvergeError
 from .drop_in import Graph
+from .edge_files import read_edgelist
 from .formats import FORMATS, LayoutInvariantError
 from .graph import CompressedGraph, estimate_nbytes
 from .kernels.traversal import TraversalConfig
@@ -45,7 +48,8 @@ __version__ = "0.1.0"
 
 __all__ = [
     "FORMATS", "CompressedGraph", "FailedToConvergeError", "Graph", "LayoutInvariantError",
-    "SavedGraphError", "TraversalConfig", "__version__", "estimate_nbytes", "supported",
+    "SavedGraphError", "TraversalConfig", "__version__", "estimate_nbytes", "read_edgelist",
+    "supported",
     *sorted(_FUNCTIONS),
 ]
 

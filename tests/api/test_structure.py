@@ -29,6 +29,8 @@ FORBIDDEN = {
     "_auto": {"graph", "graph_view", "graph_queries", "drop_in", "_ids", "algorithms", "bench"},
     "graph_queries": {"graph", "drop_in", "algorithms", "bench"},
     "drop_in": {"algorithms", "bench"},
+    "_text_pieces": {"graph", "graph_view", "_ids", "algorithms", "bench"},
+    "edge_files": {"algorithms", "bench"},
     "algorithms": {"bench"},
 }
 
