@@ -19,13 +19,6 @@ SLACK = 1 << 20
 BOUNDS = {"bfs": 36, "pagerank": 52, "weakly_connected_components": 36}
 
 
-@pytest.fixture(scope="module")
-def rmat():
-    import cudf
-
-    return cudf.from_pandas(rmat_edgelist(SCALE, seed=7))
-
-
 def call_peak(call):
     import rmm
 
@@ -45,9 +38,11 @@ def call_peak(call):
 @pytest.mark.filterwarnings("ignore:Pagerank expects")  # out-lists on purpose: one graph
 @pytest.mark.parametrize("layout", ["csr", "ef"])
 @pytest.mark.parametrize("directed", [True, False], ids=["directed", "undirected"])
-def test_algorithm_peak_is_narrow_vertex_state(rmat, layout, directed):
+def test_algorithm_peak_is_narrow_vertex_state(layout, directed):
+    import cudf
+
     G = cgc.CompressedGraph(directed=directed, format=layout)
-    G.from_cudf_edgelist(rmat, renumber=False)
+    G.from_cudf_edgelist(cudf.from_pandas(rmat_edgelist(SCALE, seed=7)), renumber=False)
     n = G.number_of_vertices()
     assert G.vertex_dtype == np.int32
     calls = {"bfs": lambda: cgc.bfs(G, 0), "pagerank": lambda: cgc.pagerank(G, tol=1e-6)}
