@@ -6,13 +6,19 @@ algorithm, one point per contender (cuGraph and each layout).
 
 Several records (say, the directed and the undirected run of one scale) go into one figure.
 
-Lower left is better: smaller and faster.  Needs matplotlib (not a package dependency).
+Lower left is better: smaller and faster.  Needs matplotlib (``pip install -e ".[plot]"``).
 """
 
 import argparse
 import json
 import sys
 from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # run from a checkout without installing
+    sys.path.insert(0, str(ROOT))
+
+from cugraph_compressed.bench import contender_label, require_matplotlib  # noqa: E402
 
 
 def panels(record):
@@ -25,20 +31,15 @@ def panels(record):
     return out
 
 
-def _label(result):
-    if result["contender"] != "cugraph":
-        return result["format"]
-    return "cuGraph" if result.get("renumber", True) else "cuGraph, renumber=False"
-
-
 def plot(record, path):
+    require_matplotlib()
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     groups = panels(record)
-    labels = sorted({_label(r) for rs in groups.values() for r in rs})
+    labels = sorted({contender_label(r) for rs in groups.values() for r in rs})
     colour = {label: f"C{i}" for i, label in enumerate(labels)}  # one colour per contender
     if not groups:
         raise SystemExit("the record holds no timed results")
@@ -47,7 +48,7 @@ def plot(record, path):
     fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols, 3.6 * rows), squeeze=False)
     for ax, ((scale, directed, algorithm), results) in zip(axes.flat, sorted(groups.items())):
         for r in results:
-            label = _label(r)
+            label = contender_label(r)
             marker = "s" if r["contender"] == "cugraph" else "o"
             ax.scatter(r["bytes_per_edge"], r["ms"], marker=marker, s=46, color=colour[label])
             ax.annotate(label, (r["bytes_per_edge"], r["ms"]), textcoords="offset points",

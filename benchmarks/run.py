@@ -57,6 +57,8 @@ def main(argv=None):
         git_commit=args.git_commit, checkpoint=checkpoint)
     print(f"{record['device']} ({record['backend']}), commit {record['git_commit']}, "
           f"{record['timestamp']}")
+    print("\n".join(bench.describe_graphs(record)))
+    print(bench.format_sizes(record))
     print(bench.format_table(record))
     print(f"wrote {bench.write_json(record, json_path(record))}")
     return 1 if any(r.get("check") == "MISMATCH" for r in record["results"]) else 0

@@ -16,7 +16,8 @@ def _parser():
         prog="python -m cugraph_compressed",
         description="Generate a Graph500 R-MAT graph, build every compressed layout of it (and "
                     "cuGraph's graph on a GPU), run BFS, SSSP, PageRank and connected "
-                    "components, and print sizes and times.")
+                    "components, and print the graphs' sizes and the algorithms' times "
+                    "(with --plot also as a PNG).")
     p.add_argument("--scale", type=int, default=None,
                    help="R-MAT scale: 2**scale vertex ids (default 20 on a GPU, 16 on a CPU)")
     p.add_argument("--edge-factor", type=int, default=16, help="edges per vertex id (default 16)")
@@ -37,6 +38,9 @@ def _parser():
                    help="also time cuGraph built with renumber=False (the baseline is cuGraph's "
                         "default, renumber=True, as every contender builds)")
     p.add_argument("--json", metavar="PATH", default=None, help="also write the results as JSON")
+    p.add_argument("--plot", metavar="PATH", default=None,
+                   help="also draw times and bytes per layout as a PNG (needs matplotlib: "
+                        'pip install "cugraph-compressed[plot]")')
     return p
 
 
@@ -46,8 +50,31 @@ def _directions(args):
     return [args.directed]
 
 
+def _print(record, why_host):
+    """What a run measured: where, the graphs, their sizes, the times."""
+    settings = record["settings"]
+    print(f"backend: {record['backend']}, {record['device']}"
+          + (f" (no GPU run: {why_host})" if why_host else ""))
+    print()
+    print("\n".join(bench.describe_graphs(record)))
+    cugraph = any(r["contender"] == bench.CUGRAPH for r in record["results"])
+    print("\nsizes (bytes: the graph's arrays"
+          + (", cuGraph's the RMM bytes its build left allocated" if cugraph else "")
+          + "; B/edge: bytes per stored edge;\n"
+          f"       build ms: median of {settings['encode_repeats']} builds after a warm-up; "
+          "Medge/s: input edges built per second):")
+    print(bench.format_sizes(record))
+    per_source = [name for name in settings["algorithms"] if bench.SPECS[name].per_source]
+    runs = settings["repeats"]
+    print(f"\ntimes (ms: median of {runs} run{'s' * (runs > 1)} after a warm-up"
+          + (f", per source for {' and '.join(per_source)}" if per_source else "")
+          + ";\n       GTEPS: stored edges per second / 1e9):")
+    print(bench.format_table(record))
+
+
 def main(argv=None):
-    """Run the command line; returns the process exit status (0, or 1 on a result mismatch).
+    """Run the command line; returns the process exit status: 0, or 1 when a result disagrees
+    with the first contender's or could not be measured (a failed build or call).
 
     Parameters
     ----------
@@ -67,40 +94,28 @@ def main(argv=None):
         bench.check_fits(scale, args.edge_factor, backend)
         if repeats < 1 or sources < 1:
             raise ValueError(f"--repeats ({repeats}) and --sources ({sources}) must be >= 1")
-    except (ValueError, RuntimeError) as exc:
+        if args.plot:
+            bench.require_matplotlib()
+    except (ValueError, RuntimeError, ImportError) as exc:
         parser.error(str(exc))
     record = bench.run_benchmark(
         [scale], directed=_directions(args), formats=formats, repeats=repeats,
         num_sources=sources, edge_factor=args.edge_factor, seed=args.seed, backend=backend,
-        cugraph_renumber_false=args.cugraph_renumber_false)
-
-    where = record["device"]
-    print(f"backend: {record['backend']} on {where}"
-          + (f" (no GPU run: {why_host})" if why_host else ""))
-    for g in record["graphs"]:
-        print(f"graph: R-MAT scale {g['scale']}, edge factor {g['edge_factor']}, seed {g['seed']}, "
-              f"{'directed' if g['directed'] else 'undirected'}: {g['vertices']:,} vertices, "
-              f"{g['edges']:,} directed edges ({g['generated_edges']:,} generated, "
-              f"{g['input_edges']:,} without parallel edges)")
-    print("\nsizes:")
-    seen = set()
-    for r in record["results"]:
-        key = (r["scale"], r["directed"], r["contender"], r["format"])
-        if key in seen:
-            continue
-        seen.add(key)
-        parts = ", ".join(f"{k} {v:,}" for k, v in (r["components"] or {}).items())
-        rmm = f"; RMM {r['rmm_bytes']:,} B" if r["rmm_bytes"] is not None else ""
-        print(f"  {r['contender']} [{r['format']}]: {r['structure_bytes']:,} B "
-              f"({r['bytes_per_edge']:.2f} B/edge){rmm}" + (f"  [{parts}]" if parts else ""))
-    print("\ntimes (median of runs after a warm-up):")
-    print(bench.format_table(record))
+        cugraph_renumber_false=args.cugraph_renumber_false, log=lambda line: None,
+        progress=None)
+    _print(record, why_host)
+    if args.json or args.plot:
+        print()
     if args.json:
-        print(f"\nwrote {bench.write_json(record, args.json)}")
-    mismatches = [r for r in record["results"] if r.get("check") == "MISMATCH"]
-    if mismatches:
-        print(f"\nMISMATCH: {len(mismatches)} result(s) disagree with "
-              f"{mismatches[0]['checked_against']}", file=sys.stderr)
+        print(f"wrote {bench.write_json(record, args.json)}")
+    if args.plot:
+        print(f"wrote {bench.plot_record(record, args.plot)}")
+    failed = bench.failed(record)
+    if failed:
+        wrong = [r for r in failed if r["check"] == "MISMATCH"]
+        print(f"\nFAILED: {len(wrong)} result(s) disagree with the first contender's, "
+              f"{len(failed) - len(wrong)} could not be measured (see the notes)",
+              file=sys.stderr)
         return 1
     return 0
 

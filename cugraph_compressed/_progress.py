@@ -1,13 +1,15 @@
-"""Progress of a long build, one line on standard error.
+"""Progress of a long task, one line on standard error.
 
 A build of many chunks can take minutes; its passes and chunks are shown once it has run for
 :data:`DELAY` seconds, on a terminal only, so short builds, logs and notebooks' captured
 output stay clean.  ``progress=True`` / ``False`` (or ``CUGRAPH_COMPRESSED_PROGRESS=1`` / ``0``
-in the environment) forces it on or off.
+in the environment) forces it on or off.  The main job reports its steps (generating, building,
+timing) on the same line.
 """
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 import time
 
@@ -17,9 +19,16 @@ INTERVAL = 0.25  # seconds between redraws
 
 
 class Progress:
-    """Reports ``(pass name, chunk)`` steps; :meth:`close` ends the line."""
+    """Reports ``(what, step)`` steps as ``label: what, unit i/n (elapsed)``; :meth:`close`
+    clears the line.
 
-    def __init__(self, enabled=None, stream=None):
+    ``enabled`` None shows it on a terminal only, after ``delay`` seconds; True or False (or
+    the environment variable :data:`ENV`) forces it on (at once) or off.  Redraws come at most
+    every ``interval`` seconds.
+    """
+
+    def __init__(self, enabled=None, stream=None, label="building graph", unit="chunk",
+                 delay=DELAY, interval=INTERVAL):
         if enabled is None:
             forced = os.environ.get(ENV, "")
             enabled = forced not in ("", "0") if forced else None
@@ -27,24 +36,27 @@ class Progress:
         if enabled is None:
             isatty = getattr(self.stream, "isatty", None)
             enabled = bool(isatty and isatty())
-            self.delay = DELAY
+            self.delay = delay
         else:
             self.delay = 0.0
         self.enabled = bool(enabled)
+        self.label, self.unit, self.interval = label, unit, interval
         self.start = time.monotonic()
         self.shown = 0.0
         self.width = 0
 
     def step(self, what: str, chunk: int, chunks: int | None) -> None:
-        """Chunk ``chunk`` (0-based) of ``chunks`` (None: not known yet) of pass ``what``."""
+        """Step ``chunk`` (0-based) of ``chunks`` (None: not known yet), doing ``what``."""
         if not self.enabled:
             return
         now = time.monotonic()
-        if now - self.start < self.delay or now - self.shown < INTERVAL:
+        if now - self.start < self.delay or now - self.shown < self.interval:
             return
         self.shown = now
         of = f"/{chunks}" if chunks else ""
-        text = f"building graph: {what}, chunk {chunk + 1}{of} ({now - self.start:.0f} s)"
+        text = f"{self.label}: {what}, {self.unit} {chunk + 1}{of} ({now - self.start:.0f} s)"
+        # A line that wraps cannot be redrawn with a carriage return: keep to the width.
+        text = text[:max(20, shutil.get_terminal_size().columns - 1)]
         self.stream.write("\r" + text.ljust(self.width))
         self.stream.flush()
         self.width = len(text)

@@ -7,16 +7,27 @@ cuGraph and every compressed layout, on one R-MAT graph, side by side.
 * :mod:`.graphs`: the R-MAT edge frame, its counts and the shared sources;
 * :mod:`.timing`: warm-up and median of synchronized repeats, for builds and calls;
 * :mod:`.checks`: result summaries and agreement between contenders;
-* :mod:`.report`: result rows, the table, the JSON file;
+* :mod:`.report`: result rows, the description of the graphs, the tables, the JSON file;
+* :mod:`.plot`: the record as a PNG (needs matplotlib, the ``plot`` extra);
 * :mod:`.run`: :func:`run_benchmark`, the loop over graphs, contenders and algorithms.
 """
 from .checks import PAGERANK_L1, SSSP_RTOL
 from .environment import pick_backend
 from .graphs import check_fits, simple_edges
-from .report import default_json_path, failed, format_table, write_json
+from .plot import plot_record, require_matplotlib
+from .report import (
+    contender_label,
+    default_json_path,
+    describe_graphs,
+    failed,
+    format_sizes,
+    format_table,
+    write_json,
+)
 from .run import run_benchmark
 from .specs import CUGRAPH, GRAPHS, OURS, SPECS, pick_formats
 
 __all__ = ["CUGRAPH", "GRAPHS", "OURS", "PAGERANK_L1", "SPECS", "SSSP_RTOL", "check_fits",
-           "default_json_path", "failed", "format_table", "pick_backend", "pick_formats",
+           "contender_label", "default_json_path", "describe_graphs", "failed", "format_sizes",
+           "format_table", "pick_backend", "pick_formats", "plot_record", "require_matplotlib",
            "run_benchmark", "simple_edges", "write_json"]

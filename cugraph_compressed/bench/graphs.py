@@ -102,7 +102,7 @@ def simple_edges(df):
 
 
 def describe_graph(env, df, scale, edge_factor, seed, directed, num_sources):
-    """Vertex and directed-edge counts computed from the frame itself, and the sources.
+    """Vertex and edge counts computed from the frame itself, and the sources.
 
     Parameters
     ----------
@@ -121,6 +121,10 @@ def describe_graph(env, df, scale, edge_factor, seed, directed, num_sources):
     -------
     tuple of (dict, list of int)
         The record's ``graphs`` entry (without the generation fields) and the sources.
+        ``edges`` counts stored (directed) edges: both directions of an undirected edge, a
+        self loop once; ``edges_counted_once`` an undirected edge once (what
+        ``number_of_edges()`` returns), equal to ``edges`` on directed graphs; ``input_edges``
+        the frame's rows.
     """
     xp = env.xp
     src = env.column(df, "source")
@@ -154,5 +158,5 @@ def describe_graph(env, df, scale, edge_factor, seed, directed, num_sources):
     sources = [int(v) for v in rng.choice(candidates, size=count, replace=False)]
     graph = {"scale": scale, "edge_factor": edge_factor, "seed": seed, "directed": directed,
              "vertices": num_vertices, "vertices_with_edges": with_edges, "edges": edges,
-             "input_edges": int(len(src)), "sources": sources}
+             "edges_counted_once": distinct, "input_edges": int(len(src)), "sources": sources}
     return graph, sources

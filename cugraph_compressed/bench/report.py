@@ -1,10 +1,10 @@
-"""The record's result rows, and what is made of a record: the table, the JSON file and its
-default path, the results that fail a run."""
+"""The record's result rows, and what is made of a record: the description of its graphs, the
+tables of sizes and times, the JSON file and its default path, the results that fail a run."""
 
 import json
 from pathlib import Path
 
-from .specs import CUGRAPH
+from .specs import CUGRAPH, Contender
 
 
 def ratio(a, b):
@@ -64,8 +64,89 @@ def failed(record):
     return [r for r in record["results"] if r.get("check") in ("MISMATCH", "error")]
 
 
-def format_table(record):
-    """A plain-text table, one row per graph, algorithm and contender, then the notes.
+def contender_label(result):
+    """How tables and plots name a result's contender: ``cuGraph`` or the layout's name.
+
+    Parameters
+    ----------
+    result : dict
+        A result row (``contender``, ``format``, ``renumber``).
+
+    Returns
+    -------
+    str
+    """
+    return Contender(result["contender"], result["format"], result.get("renumber", True)).title
+
+
+def _direction(directed):
+    return "directed" if directed else "undirected"
+
+
+def describe_graphs(record):
+    """What was measured: per scale the generated and input edges, then each graph's vertices
+    and edges, each count saying what it counts.
+
+    Parameters
+    ----------
+    record : dict
+        What :func:`~cugraph_compressed.bench.run_benchmark` returned.
+
+    Returns
+    -------
+    list of str
+        Lines: one per scale (generated edges; input edges, the rows every graph is built
+        from), then one per graph, indented: vertices (those with an edge; the ids span
+        ``vertices``), edges (an undirected edge and its reverse counted once, as
+        ``number_of_edges()`` counts) and stored edges (both directions of an undirected edge,
+        a self loop once: what bytes per edge and GTEPS divide by).
+    """
+    lines, seen = [], set()
+    for g in record["graphs"]:
+        if g["scale"] not in seen:
+            seen.add(g["scale"])
+            lines.append(
+                f"R-MAT scale {g['scale']}, edge factor {g['edge_factor']}, seed {g['seed']}: "
+                f"{g['generated_edges']:,} edges generated, {g['input_edges']:,} input edges "
+                f"(repeated pairs dropped)")
+        once = g.get("edges_counted_once")  # older records lack it
+        lines.append(f"  {_direction(g['directed']) + ' graph:':17} "
+                     f"{g['vertices_with_edges']:,} vertices (ids 0 to {g['vertices'] - 1:,}), "
+                     + ("" if once is None else f"{once:,} edges, ")
+                     + f"{g['edges']:,} stored edges")
+    if any(not g["directed"] and "edges_counted_once" in g for g in record["graphs"]):
+        lines.append("edges: an undirected edge and its reverse count once (number_of_edges()); "
+                     "stored edges: both directions, self loops once")
+    return lines
+
+
+def _table(head, rows, left=()):
+    """Aligned columns (those in ``left`` to the left, numbers to the right), leaving out
+    columns whose every cell is ``-``: what was not measured here (cuGraph on a host)."""
+    keep = [i for i in range(len(head)) if not rows or any(row[i] != "-" for row in rows)]
+    widths = {i: max([len(head[i])] + [len(row[i]) for row in rows]) for i in keep}
+
+    def line(cells):
+        return "  ".join(cells[i].ljust(widths[i]) if head[i] in left
+                         else cells[i].rjust(widths[i]) for i in keep).rstrip()
+
+    return [line(head), "  ".join("-" * widths[i] for i in keep)] + [line(r) for r in rows]
+
+
+def _baseline(record):
+    """cuGraph's results (renumber=True, its default path) by scale, direction, algorithm."""
+    return {(r["scale"], r["directed"], r["algorithm"]): r for r in record["results"]
+            if r["contender"] == CUGRAPH and r["format"] == "native"}
+
+
+def _ran(result):
+    """Whether the combination could run: rows with a note and no check were never tried
+    (an algorithm for undirected graphs on a directed one, a layout without kernels)."""
+    return not (result.get("note") and result.get("check") == "n/a")
+
+
+def format_sizes(record):
+    """A plain-text table of every graph built: one row per graph, graph kind and contender.
 
     Parameters
     ----------
@@ -75,44 +156,80 @@ def format_table(record):
     Returns
     -------
     str
-        Columns: scale, dir, alg, graph (the graph kind it ran on: weighted or transposed),
-        contender, format, ms (median), GTEPS (per-source algorithms), x vs cuGraph (cuGraph's
-        time / this time: above 1 is faster), bytes/edge, bytes vs cuGraph (this graph's bytes
-        / cuGraph's), CSR/bytes (compression ratio: a plain 32-bit CSR's bytes / the layout's),
-        encode ms, encode Medges/s, check.  Rows with a note (skipped, no kernels, errors) are
-        listed under the table with it.
+        Columns: scale, graph (directed or undirected), kind (``weighted``, or ``transposed``:
+        unweighted, stored transposed), for (the algorithms timed on it), layout (cuGraph or
+        the layout's name), bytes (``G.nbytes``; cuGraph's: the RMM bytes its build left
+        allocated), B/edge (bytes per stored edge), vs cuGraph (bytes / cuGraph's), RMM bytes,
+        CSR/bytes (compression ratio: a plain 32-bit CSR's bytes / the layout's own), build ms
+        (median), Medge/s (input edges per second of build), arrays (bytes of each non-empty
+        one: ``G.nbytes_by_component()``).  Columns
+        with nothing measured (those comparing with cuGraph, RMM on a host) are left out.
     """
-    head = ["scale", "dir", "alg", "graph", "contender", "format", "ms", "GTEPS",
-            "x vs cuGraph", "bytes/edge", "bytes vs cuGraph", "CSR/bytes", "encode ms",
-            "enc Medge/s", "check"]
-    baseline = {(r["scale"], r["directed"], r["algorithm"]): r
-                for r in record["results"] if r["contender"] == CUGRAPH
-                and r["format"] == "native"}  # renumber=True: cuGraph's default path
+    baseline = _baseline(record)
+    graphs = {}  # (scale, directed, kind, label) -> (the first row built, algorithms timed)
+    for r in record["results"]:
+        if r["structure_bytes"] is None:
+            continue
+        entry = graphs.setdefault((r["scale"], r["directed"], r["graph"], contender_label(r)),
+                                  (r, []))
+        if _ran(r):
+            entry[1].append(r["algorithm"])
+    rows = []
+    for (scale, directed, kind, label), (r, algorithms) in graphs.items():
+        base = baseline.get((scale, directed, r["algorithm"]))
+        size = ratio(r["structure_bytes"], base and base["structure_bytes"])
+        rate = r["encode_edges_per_s"]
+        arrays = ", ".join(f"{k} {v:,}" for k, v in (r["components"] or {}).items() if v)
+        rows.append([str(scale), _direction(directed), kind, " ".join(algorithms) or "-", label,
+                     f"{r['structure_bytes']:,}", _fmt(r["bytes_per_edge"], ".2f"),
+                     _fmt(size, ".2f", "x"),
+                     "-" if r["rmm_bytes"] is None else f"{r['rmm_bytes']:,}",
+                     _fmt(r.get("compression_ratio"), ".2f"), _fmt(r["encode_ms"], ".1f"),
+                     _fmt(rate and rate / 1e6, ".1f"), arrays or "-"])
+    head = ["scale", "graph", "kind", "for", "layout", "bytes", "B/edge", "vs cuGraph",
+            "RMM bytes", "CSR/bytes", "build ms", "Medge/s", "arrays"]
+    return "\n".join(_table(head, rows, left={"graph", "kind", "for", "layout", "arrays"}))
+
+
+def format_table(record):
+    """A plain-text table of times, one row per graph, algorithm and contender that ran, then
+    the notes.
+
+    Parameters
+    ----------
+    record : dict
+        What :func:`~cugraph_compressed.bench.run_benchmark` returned.
+
+    Returns
+    -------
+    str
+        Columns: scale, graph (directed or undirected), alg, layout (cuGraph or the layout's
+        name), ms (median), min ms, max ms, GTEPS (per-source algorithms: stored edges /
+        median time), x vs cuGraph (cuGraph's time / this time: above 1 is faster), check.
+        Columns with nothing measured (x vs cuGraph on a host) are left out.  Combinations
+        that cannot run (skipped, no kernels) have no row; they and errors are listed under the
+        table with their note.
+    """
+    baseline = _baseline(record)
     rows, notes = [], {}
     for r in record["results"]:
+        if r.get("note"):
+            where = f"{r['algorithm']} on R-MAT {r['scale']} {_direction(r['directed'])}"
+            notes.setdefault(r["note"], {}).setdefault(where, []).append(contender_label(r))
+        if not _ran(r):
+            continue
         base = baseline.get((r["scale"], r["directed"], r["algorithm"]))
         speed = ratio(base["ms"], r["ms"]) if base and base["ms"] and r["ms"] else None
-        size = (ratio(r["structure_bytes"], base["structure_bytes"])
-                if base and r["structure_bytes"] is not None else None)
-        rate = r["encode_edges_per_s"]
-        rows.append([str(r["scale"]), "dir" if r["directed"] else "undir", r["algorithm"],
-                     r.get("graph") or "-", r["contender"], r["format"], _fmt(r["ms"], ".3f"),
-                     _fmt(r["gteps"], ".3f"), _fmt(speed, ".2f", "x"),
-                     _fmt(r["bytes_per_edge"], ".2f"), _fmt(size, ".2f", "x"),
-                     _fmt(r.get("compression_ratio"), ".2f"), _fmt(r["encode_ms"], ".1f"),
-                     _fmt(rate and rate / 1e6, ".1f"), r.get("check", "")])
-        if r.get("note"):
-            where = (f"{r['scale']} {'dir' if r['directed'] else 'undir'} {r['algorithm']}",
-                     r["format"])
-            notes.setdefault(r["note"], {}).setdefault(where[0], []).append(where[1])
-    widths = [max(len(h), *(len(row[i]) for row in rows)) if rows else len(h)
-              for i, h in enumerate(head)]
-    lines = ["  ".join(c.rjust(w) for c, w in zip(head, widths))]
-    lines.append("  ".join("-" * w for w in widths))
-    lines += ["  ".join(c.rjust(w) for c, w in zip(row, widths)) for row in rows]
+        rows.append([str(r["scale"]), _direction(r["directed"]), r["algorithm"],
+                     contender_label(r), _fmt(r["ms"], ".3f"), _fmt(r["ms_min"], ".3f"),
+                     _fmt(r["ms_max"], ".3f"), _fmt(r["gteps"], ".3f"),
+                     _fmt(speed, ".2f", "x"), r.get("check", "")])
+    head = ["scale", "graph", "alg", "layout", "ms", "min ms", "max ms", "GTEPS",
+            "x vs cuGraph", "check"]
+    lines = _table(head, rows, left={"graph", "alg", "layout", "check"})
     for note, places in notes.items():
-        lines.append(f"note: {note}: " + "; ".join(f"{where} ({', '.join(fmts)})"
-                                                 for where, fmts in places.items()))
+        lines.append(f"note: {note}: " + "; ".join(f"{where} ({', '.join(labels)})"
+                                                 for where, labels in places.items()))
     return "\n".join(lines)
 
 

@@ -24,6 +24,8 @@ import datetime
 import statistics
 import sys
 
+from .._args import check_optional_bool
+from .._progress import Progress
 from ..formats.base import plain_csr_nbytes
 from . import environment
 from .checks import PAGERANK_L1, SSSP_RTOL, agrees, summarize
@@ -37,7 +39,8 @@ from .timing import time_builds, time_calls
 def run_benchmark(scales, *, directed=True, algorithms=tuple(SPECS), formats=None, repeats=5,
                   encode_repeats=3, num_sources=4, edge_factor=16, seed=42, backend="auto",
                   cugraph_renumber_false=False,
-                  with_cugraph=True, git_commit=None, log=None, checkpoint=None):
+                  with_cugraph=True, git_commit=None, log=None, checkpoint=None,
+                  progress=False):
     """Generate R-MAT graphs and measure every contender on each.
 
     Parameters
@@ -73,10 +76,14 @@ def run_benchmark(scales, *, directed=True, algorithms=tuple(SPECS), formats=Non
     git_commit : str, optional
         Commit to record; else the ``GIT_COMMIT`` environment variable, else ``git rev-parse``.
     log : callable, optional
-        Progress lines are passed to it; default: print to stderr.
+        Log lines (each contender, time and failure) are passed to it; default: print to
+        stderr.
     checkpoint : callable, optional
         Called with the record after each graph's results are in (so a run cut short by a
         time limit still leaves the graphs it finished).
+    progress : bool or None, default False
+        Show the step under way (generating, building, timing) on one line of standard
+        error; None: on a terminal only.
 
     Returns
     -------
@@ -85,7 +92,6 @@ def run_benchmark(scales, *, directed=True, algorithms=tuple(SPECS), formats=Non
         ``versions``, ``git_commit``, ``timestamp``, ``settings``, ``graphs`` (one per scale and
         directedness) and ``results`` (one per graph, algorithm and contender, in that order).
     """
-    log = log or (lambda line: print(line, file=sys.stderr, flush=True))
     scales = [int(s) for s in scales]
     if isinstance(directed, (bool, int)):
         directions = [bool(directed)]
@@ -93,6 +99,7 @@ def run_benchmark(scales, *, directed=True, algorithms=tuple(SPECS), formats=Non
         directions = [bool(d) for d in directed]
     specs = pick_specs(algorithms)
     algorithms = [spec.name for spec in specs]
+    progress = check_optional_bool("progress", progress)
     if repeats < 1 or encode_repeats < 1 or num_sources < 1:
         raise ValueError(f"repeats ({repeats}), encode_repeats ({encode_repeats}) and "
                          f"num_sources ({num_sources}) must be >= 1")
@@ -101,6 +108,8 @@ def run_benchmark(scales, *, directed=True, algorithms=tuple(SPECS), formats=Non
     env = Environment(backend)
     cugraph_ok = with_cugraph and backend == "device" and env.cugraph is not None
     sides = contenders(formats, cugraph_ok, cugraph_renumber_false)
+    log = _Log(log, progress, len(scales) * (1 + sum(
+        len(sides) * _steps_per_contender(specs, d) for d in directions)))
     log(f"backend: {backend}" + (f" ({why_host})" if why_host else "")
         + f"; contenders: {[CUGRAPH if c.is_cugraph else c.label for c in sides]}"
         + f"; algorithms: {algorithms}")
@@ -120,36 +129,72 @@ def run_benchmark(scales, *, directed=True, algorithms=tuple(SPECS), formats=Non
         "graphs": [],
         "results": [],
     }
-    for scale in scales:
-        log(f"scale {scale}: generating {edge_factor << scale:,} weighted edges on the "
-            f"{env.gen_backend}")
-        df, generate_s, generator = generate(env, scale, edge_factor, seed)
-        generated = len(df)
-        df = simple_edges(df)
-        for is_directed in directions:
-            graph, sources = describe_graph(env, df, scale, edge_factor, seed, is_directed,
-                                            num_sources)
-            graph["generated_edges"] = generated
-            graph["generate_s"] = round(generate_s, 3)
-            graph["generator"] = generator
-            record["graphs"].append(graph)
-            log(f"  {'directed' if is_directed else 'undirected'}: {graph['vertices']:,} "
-                f"vertices, {graph['edges']:,} directed edges; sources {sources}")
-            first = {}  # algorithm -> the first contender's result: what the others must match
-            results = []
-            for contender in sides:
-                log(f"  {contender.name} [{contender.format}]")
-                results += _measure(env, df, graph, contender, specs, sources, repeats,
-                                    encode_repeats, first, log)
-            del first
-            # Grouped by algorithm, contenders in their order: the rows to compare are adjacent.
-            results.sort(key=lambda r: algorithms.index(r["algorithm"]))
-            record["results"].extend(results)
-            if checkpoint is not None:
-                checkpoint(record)
-        del df
-        env.free()
+    try:
+        for scale in scales:
+            log(f"scale {scale}: generating {edge_factor << scale:,} weighted edges on the "
+                f"{env.gen_backend}")
+            log.step(f"R-MAT {scale}: generating {edge_factor << scale:,} edges")
+            df, generate_s, generator = generate(env, scale, edge_factor, seed)
+            generated = len(df)
+            df = simple_edges(df)
+            for is_directed in directions:
+                graph, sources = describe_graph(env, df, scale, edge_factor, seed, is_directed,
+                                                num_sources)
+                graph["generated_edges"] = generated
+                graph["generate_s"] = round(generate_s, 3)
+                graph["generator"] = generator
+                record["graphs"].append(graph)
+                log(f"  {'directed' if is_directed else 'undirected'}: {graph['vertices']:,} "
+                    f"vertex ids, {graph['edges']:,} stored edges; sources {sources}")
+                first = {}  # algorithm -> the first contender's result: what others must match
+                results = []
+                for contender in sides:
+                    log(f"  {contender.name} [{contender.format}]")
+                    results += _measure(env, df, graph, contender, specs, sources, repeats,
+                                        encode_repeats, first, log)
+                del first
+                # Grouped by algorithm, contenders in their order: rows to compare are adjacent.
+                results.sort(key=lambda r: algorithms.index(r["algorithm"]))
+                record["results"].extend(results)
+                if checkpoint is not None:
+                    checkpoint(record)
+            del df
+            env.free()
+    finally:
+        log.close()
     return record
+
+
+class _Log:
+    """Where a run reports: its lines (``log(line)``) and its numbered steps
+    (``log.step(what)``), shown by :class:`~cugraph_compressed._progress.Progress`."""
+
+    def __init__(self, lines, progress, steps):
+        self.lines = lines or (lambda line: print(line, file=sys.stderr, flush=True))
+        # Steps are few and long: each shown at once, as it starts.
+        self.bar = Progress(progress, label="measuring", unit="step", delay=0.0, interval=0.0)
+        self.steps, self.done = steps, 0
+
+    def __call__(self, line):
+        self.lines(line)
+
+    def step(self, what):
+        self.bar.step(what, self.done, self.steps)
+        self.done += 1
+
+    def close(self):
+        self.bar.close()
+
+
+def _steps_per_contender(specs, directed):
+    """Builds (one per graph kind used) and algorithm runs of one contender on one graph."""
+    runs = [spec for spec in specs if not spec.skip_note(directed)]
+    return len({spec.graph for spec in runs}) + len(runs)
+
+
+def _where(graph, contender):
+    return (f"R-MAT {graph['scale']} {'directed' if graph['directed'] else 'undirected'}, "
+            f"{contender.title}")
 
 
 def _error(exc):
@@ -181,6 +226,7 @@ def _measure_graph(env, df, graph, contender, kind, specs, sources, repeats, enc
                    first, log):
     """Build one graph of one contender, then time every algorithm in ``specs`` on it."""
     env.free()
+    log.step(f"{_where(graph, contender)}: building {kind} graph")
     build = contender.builder(env, graph["directed"], kind)
     try:
         G, warm_s, encode_s, rmm_bytes, rmm_peak = time_builds(env, build, df, encode_repeats)
@@ -227,6 +273,7 @@ def _measure_algorithm(env, G, graph, contender, kind, spec, sources, repeats, f
     def row(**fields):
         return result_row(env.backend, graph, contender, spec.name, kind, **common, **fields)
 
+    log.step(f"{_where(graph, contender)}: timing {spec.name}")
     if not contender.has_kernels(env):
         return row(note=NOTE_NO_KERNELS)
     calls = [(s,) for s in sources] if spec.per_source else [()]

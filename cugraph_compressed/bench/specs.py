@@ -144,6 +144,14 @@ class Contender:
     def is_cugraph(self):
         return self.name == CUGRAPH
 
+    @property
+    def title(self):
+        """How tables and plots name it: ``cuGraph`` (``cuGraph renumber=False``) or the
+        layout's name."""
+        if not self.is_cugraph:
+            return self.format
+        return "cuGraph" if self.renumber else "cuGraph renumber=False"
+
     def builder(self, env, directed, kind):
         """A function building this contender's graph of kind ``kind`` from an edge frame.
 

@@ -104,3 +104,33 @@ def test_contenders_build_with_renumber_true_and_cugraph_false_on_request():
                           "weight": [1.0, 2.0, 3.0]})
     G = sides[-1].builder(Environment("host"), True, "weighted")(edges)
     assert G.renumbered and G.number_of_vertices() == 3
+
+
+def test_tables_of_a_gpu_record_compare_with_cugraph():
+    """A committed H100 record: cuGraph's columns are shown, skipped runs have no row."""
+    import json
+    from pathlib import Path
+
+    from cugraph_compressed.bench import format_sizes, format_table
+
+    path = (Path(__file__).resolve().parents[2] / "benchmarks" / "results"
+            / "h100-scale22-dir-2026-11-23.json")
+    record = json.loads(path.read_text())
+    ran = [r for r in record["results"] if r["ms"] is not None]
+    times = format_table(record).split("\n")
+    assert "x vs cuGraph" in times[0] and "cuGraph" in "".join(times[2:])
+    assert len([line for line in times[2:] if not line.startswith("note:")]) == len(ran)
+    assert not any(" wcc " in line for line in times[2:] if not line.startswith("note:"))
+    sizes = format_sizes(record).split("\n")
+    assert "vs cuGraph" in sizes[0] and "RMM bytes" in sizes[0]
+    built = {(r["graph"], r["contender"], r["format"]) for r in ran}
+    assert len(sizes) - 2 == len(built)
+    assert all(" directed " in line for line in sizes[2:])
+
+
+def test_tables_of_a_record_without_results_are_headers():
+    from cugraph_compressed.bench import format_sizes, format_table
+
+    record = {"graphs": [], "results": []}
+    assert format_sizes(record).split("\n")[0].split()[:3] == ["scale", "graph", "kind"]
+    assert format_table(record).split("\n")[0].split()[:3] == ["scale", "graph", "alg"]
