@@ -15,12 +15,16 @@ before ``start`` to the newline that ends the piece, and the last piece to the e
 both ends of every range sit on newlines, so each row is read once, and the same rows come back
 under the other common reading of a range (the rows that *start* in it).
 
-Both parsers get every column of the file plus one more (:data:`EXTRA`), fixed dtypes, no
-quoting, and only empty fields (and NaN spellings in float columns) as missing values, so a
-malformed line surfaces as a parse error, a missing value or a value in the extra column (libcudf
-reads integer columns as strings and converts them with its range-checked conversions: its
-number parser would read ``1.5`` as 1 and wrap on overflow).  A piece libcudf finds fault with
-is parsed again by pandas on the host, which raises for a malformed line.
+Both parsers get every column of the file plus one more (:data:`EXTRA`), no quoting, and only
+empty fields (and NaN spellings in float columns) as missing values, so a malformed line
+surfaces as a parse error, a missing value, a value of the wrong type or a value in the extra
+column.  Neither takes a number parser's word that a field is an integer: pandas, asked for an
+int64 column, takes integral floats (``1e5``, ``1.0``) for integers, and libcudf's number
+parser stops at a decimal point and wraps on overflow.  So pandas infers the integer columns,
+which it reads as integers only when every field is one (its strict integer tokenizer), and
+:func:`checked_integers` checks their range; libcudf reads them as strings, which its
+range-checked string conversions turn into integers.  A piece libcudf finds fault with is
+parsed again by pandas on the host, which raises for a malformed line.
 :func:`first_bad_line` then finds the line and says what is wrong with it, by a strict check of
 each line written for that purpose (slow: it runs only then).
 """
@@ -40,8 +44,10 @@ EXTRA = "\x00extra"
 NAN_STRINGS = ("nan", "NaN", "NAN", "-nan", "-NaN")
 _BLOCK = 1 << 16          # bytes read at a time when looking for a newline
 _COUNT_BLOCK = 1 << 24    # bytes read at a time when counting lines (error messages only)
-_INT = re.compile(r"[+-]?\d+")
-_FLOAT = re.compile(r"[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf(?:inity)?)", re.I)
+# ASCII digits only: both parsers refuse other digits, which Python's int() and float() take.
+_INT = re.compile(r"[+-]?[0-9]+")
+_FLOAT = re.compile(r"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf(?:inity)?)",
+                    re.I)
 
 
 @dataclass(frozen=True)
@@ -135,14 +141,16 @@ def device_range(start: int, end: int, last: bool):
 # ----------------------------------------------------------------------------- host
 
 def parse_host(data: bytes, spec: TextSpec):
-    """``(frame, problem)``: the piece's pandas frame (None if pandas failed) and None, or a
-    description of what may be wrong (the parser's error, missing values, extra fields), for
-    :func:`first_bad_line` to confirm."""
+    """``(frame, problem)``: the piece's pandas frame (None if pandas failed or a column meant
+    for integers holds something else) and None, or a description of what may be wrong (the
+    parser's error, missing values, extra fields, non-integers), for :func:`first_bad_line` to
+    confirm."""
     import pandas as pd
 
     names = [*spec.names, EXTRA]
+    # Integer columns are left to pandas' inference (module docstring).
     dtypes = {name: (str if dtype.kind == "O" else dtype)
-              for name, dtype in zip(spec.names, spec.dtypes)}
+              for name, dtype in zip(spec.names, spec.dtypes) if dtype.kind not in "iu"}
     dtypes[EXTRA] = np.float32
     missing = {name: ([*NAN_STRINGS, ""] if np.dtype(dtype).kind == "f" else [""])
                for name, dtype in zip(spec.names, spec.dtypes)}
@@ -157,7 +165,10 @@ def parse_host(data: bytes, spec: TextSpec):
                 io.BytesIO(data), sep=r"\s+" if spec.sep is None else spec.sep, header=None,
                 names=names, dtype=dtypes, index_col=False, comment=spec.comment or None,
                 quoting=csv.QUOTE_NONE, keep_default_na=False, na_values=missing,
-                skip_blank_lines=True, engine="c")
+                skip_blank_lines=True, engine="c",
+                # Inferred in blocks of rows, a uint64 column whose small ids fill one block
+                # and large ones another would come back as float64: infer it whole.
+                low_memory=np.dtype(np.uint64) not in spec.dtypes)
     except (ValueError, OverflowError, TypeError, pd.errors.ParserWarning) as exc:
         return None, f"{type(exc).__name__}: {str(exc).strip()}"
     extra = frame.pop(EXTRA)
@@ -166,7 +177,28 @@ def parse_host(data: bytes, spec: TextSpec):
     for name, dtype in zip(spec.names, spec.dtypes):
         if dtype.kind in "fO" and frame[name].isna().any():
             return frame, f"missing values in column {name!r}"
+        if dtype.kind in "iu":
+            values = checked_integers(frame[name], dtype)
+            if values is None:
+                return None, f"values of column {name!r} that are no {dtype} integers"
+            frame[name] = values
     return frame, None
+
+
+def checked_integers(column, dtype):
+    """The values of a column pandas inferred, as ``dtype``, or None unless pandas read every
+    one as an integer (an int64 or uint64 column: a missing value, a float or any other text
+    gives another dtype) and each lies in ``dtype``'s range."""
+    dtype = np.dtype(dtype)
+    if not len(column):
+        return np.empty(0, dtype)
+    if not isinstance(column.dtype, np.dtype) or column.dtype.kind not in "iu":
+        return None
+    values = column.to_numpy()
+    info = np.iinfo(dtype)
+    if int(values.min()) < info.min or int(values.max()) > info.max:
+        return None
+    return values.astype(dtype, copy=False)
 
 
 def empty_host_frame(spec: TextSpec):

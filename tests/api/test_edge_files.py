@@ -26,7 +26,13 @@ from scipy.sparse import csgraph
 
 import cugraph_compressed as cgc
 from cugraph_compressed import _backend, edge_files
-from cugraph_compressed._text_pieces import device_range, split_lines
+from cugraph_compressed._text_pieces import (
+    TextSpec,
+    checked_integers,
+    device_range,
+    parse_host,
+    split_lines,
+)
 from cugraph_compressed.edge_files import EdgeFileChunks
 
 
@@ -430,6 +436,10 @@ def bad_line_file(tmp_path, bad, position=40):
     ("7", "1 field where the file has 2 columns"),
     ("7\tx8", "column 'destination' holds 'x8', not an integer"),
     ("1.5\t8", "column 'source' holds '1.5', not an integer"),
+    ("1e5\t8", "column 'source' holds '1e5', not an integer"),
+    ("7\t8.0", "column 'destination' holds '8.0', not an integer"),
+    ("+-7\t8", "column 'source' holds '+-7', not an integer"),
+    ("\u0667\t8", "column 'source' holds '\u0667', not an integer"),   # an Arabic-Indic 7
     ("7\t99999999999999999999", "outside int64"),
     ("  # indented", "must start its line"),
 ])
@@ -442,6 +452,61 @@ def test_bad_lines_named_by_line_and_byte(tmp_path, bad, message, chunk_bytes):
     assert str(path) in text and f"line {line} (byte {offset})" in text and message in text
     with pytest.raises(ValueError, match=f"line {line} "):
         read(path, chunk_bytes=chunk_bytes, as_frame=True)
+
+
+def test_integer_columns_are_strict_whatever_pandas_takes_for_an_integer(tmp_path, monkeypatch):
+    # pandas asked for an int64 column takes integral floats ('1e5', '8.0') for integers; a
+    # pandas that took more would not change what the host reads.  Here read_csv reads every
+    # column it is asked to read as integers as floats first, keeping the integral ones.
+    real = pd.read_csv
+
+    def lax_read_csv(*args, dtype=None, **kwargs):
+        ints = [k for k, v in (dtype or {}).items() if np.dtype(v).kind in "iu"]
+        frame = real(*args, dtype={**(dtype or {}), **dict.fromkeys(ints, np.float64)},
+                     **kwargs)
+        for k in ints:
+            assert (frame[k] == frame[k].round()).all()
+            frame[k] = frame[k].astype(np.int64)
+        return frame
+
+    monkeypatch.setattr(pd, "read_csv", lax_read_csv)
+    for bad in ("1e5\t8", "7\t8.0", "7\t8e0"):
+        path, line, _ = bad_line_file(tmp_path, bad)
+        with pytest.raises(ValueError, match=f"line {line} .*not an integer"):
+            read(path, as_frame=True)
+    path, _, _ = bad_line_file(tmp_path, "+7\t 8 ")   # a sign and blanks pandas also allows
+    assert read(path, as_frame=True)["destination"].tolist()[40] == 8
+
+
+def test_checked_integers():
+    int64 = np.dtype(np.int64)
+    cases = [
+        (pd.Series([1.0, 1e5]), int64, None),                        # integral floats
+        (pd.Series(["1", "2"], dtype=object), int64, None),          # text
+        (pd.Series([True, False]), int64, None),
+        (pd.Series([2**63], dtype=np.uint64), int64, None),          # beyond int64
+        (pd.Series([2**63], dtype=np.uint64), np.dtype(np.uint64), [2**63]),
+        (pd.Series([-1, 5]), np.dtype(np.uint32), None),
+        (pd.Series([2**31, 5]), np.dtype(np.int32), None),
+        (pd.Series([-2**31, 2**31 - 1]), np.dtype(np.int32), [-2**31, 2**31 - 1]),
+        (pd.Series([], dtype=object), int64, []),                    # no rows: no dtype
+    ]
+    for column, dtype, expected in cases:
+        got = checked_integers(column, dtype)
+        if expected is None:
+            assert got is None, (column, dtype)
+        else:
+            assert got.dtype == dtype and got.tolist() == expected
+
+
+def test_host_pieces_name_what_is_not_an_integer():
+    spec = TextSpec(("source", "destination"), (np.dtype(np.int64),) * 2, "\t", "#")
+    frame, problem = parse_host(b"# c\n1\t2\n3\t4\n", spec)
+    assert problem is None and frame.dtypes.tolist() == [np.int64] * 2
+    assert frame.to_numpy().tolist() == [[1, 2], [3, 4]]
+    for bad in (b"1e5", b"1.0", b"99999999999999999999", b"-9223372036854775809", b"0x1"):
+        frame, problem = parse_host(b"1\t2\n" + bad + b"\t4\n", spec)
+        assert frame is None and "no int64 integers" in problem, bad
 
 
 def test_weight_column_errors(tmp_path):
