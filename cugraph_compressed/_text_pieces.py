@@ -7,13 +7,19 @@ cut, never reading the file whole; a reader then asks for the same pieces on eve
 
 The host parses a piece's bytes with pandas' C parser.  The device reads a piece straight from
 the file with libcudf's CSV reader and a byte range (pylibcudf; ``cudf.read_csv`` no longer
-splits on runs of blanks).  libcudf keeps the rows whose *preceding* newline lies in the range
-``[offset, offset + size)``, plus the file's first row when ``offset`` is 0; a row that straddles
-the end of a range belongs to that range, one that straddles its start to the range before.
+splits on runs of blanks).  libcudf's rule for a range ``(offset, size)`` (cuDF 26.x
+``csv/reader_impl.cu`` and ``csv/csv_gpu.cu``): the first row starts after the first newline at
+or after ``offset`` (at 0, or after a byte-order mark, when ``offset`` is 0); the rows kept are
+those whose preceding newline lies before ``offset + size`` (all, for size 0), and the start of
+the first row after them is kept as the end of the last one.  Then every row start whose first
+byte is ``\n``, ``\r`` or the comment character is dropped as a blank or comment row, *that end
+marker included*: the last row kept before it then becomes the end marker and is lost.
 :func:`device_range` therefore reads a piece ``[start, end)`` as the range from the newline
-before ``start`` to the newline that ends the piece, and the last piece to the end of the file:
-both ends of every range sit on newlines, so each row is read once, and the same rows come back
-under the other common reading of a range (the rows that *start* in it).
+before ``start`` to the start of the next *data* line at or after ``end``
+(:func:`next_data_line`), whose row is the end marker, or to the end of the file when none
+follows.  The blank and comment lines between ``end`` and that line give no rows, so each row is
+read once, and the same rows come back under the other common reading of a range (the rows
+that *start* in it).
 
 Both parsers get every column of the file plus one more (:data:`EXTRA`), no quoting, and only
 empty fields (and NaN spellings in float columns) as missing values, so a malformed line
@@ -128,14 +134,29 @@ def count_lines(f, start: int, end: int) -> int:
     return lines
 
 
-def device_range(start: int, end: int, last: bool):
-    """libcudf's ``(offset, size)`` for the piece ``[start, end)`` (module docstring), or None
-    when the piece holds no row (a lone newline at the start of the file)."""
+def next_data_line(f, pos: int, stop: int, comment) -> int | None:
+    """The start of the first line at or after ``pos`` (a line start) before ``stop`` that
+    libcudf keeps as a row: one whose first byte is none of ``\\n``, ``\\r`` and ``comment``;
+    None if there is none."""
+    skipped = {b"\n", b"\r"} | ({comment.encode()[:1]} if comment else set())
+    while pos < stop:
+        f.seek(pos)
+        if f.read(1) not in skipped:
+            return pos
+        pos = _after_next_newline(f, pos, stop)
+    return None
+
+
+def device_range(start: int, rows_end: int | None):
+    """libcudf's ``(offset, size)`` for the rows of the piece starting at ``start`` (module
+    docstring): ``rows_end`` is the :func:`next_data_line` at or after the piece's end, None
+    when no data line follows.  None when the range holds no row (a lone newline at the start
+    of the file)."""
     if start == 0:
-        if last:
+        if rows_end is None:
             return (0, 0)
-        return (0, end - 1) if end > 1 else None
-    return (start - 1, 0 if last else end - start)
+        return (0, rows_end - 1) if rows_end > 1 else None   # size 0 would be the whole file
+    return (start - 1, 0 if rows_end is None else rows_end - start)
 
 
 # ----------------------------------------------------------------------------- host
