@@ -234,7 +234,7 @@ def empty_host_frame(spec: TextSpec):
 def parse_device(path: str, byte_range, spec: TextSpec):
     """``(frame, problem)``: the cuDF frame of a piece read by libcudf with ``byte_range``
     (:func:`device_range`), and None, or what looks wrong (missing values, extra fields,
-    integers that are malformed or out of range).
+    integers that are malformed or out of range, strings pandas would have split or cut).
 
     libcudf's number parser stops at a decimal point or an exponent and wraps on overflow
     without a null, so integer columns are read as strings and converted by its checked
@@ -248,7 +248,7 @@ def parse_device(path: str, byte_range, spec: TextSpec):
     builder = (plc.io.csv.CsvReaderOptions.builder(plc.io.SourceInfo([path]))
                .byte_range_offset(offset).byte_range_size(size)
                .quoting(plc.io.types.QuoteStyle.NONE).skip_blank_lines(True)
-               .skipinitialspace(True).keep_default_na(False).na_filter(True))
+               .keep_default_na(False).na_filter(True))
     if spec.sep is None and spec.device_sep is None:
         builder = builder.delim_whitespace(True)
     else:
@@ -276,13 +276,44 @@ def parse_device(path: str, byte_range, spec: TextSpec):
         if column.null_count():
             return None, f"missing or unparsable values in column {name!r}"
         if dtype.kind in "iu":
+            # Blanks around an integer: pandas allows them (as libcudf does around numbers),
+            # and libcudf leaves them after a field in a run of blanks (_device_strings).
+            column = plc.strings.strip.strip(column, plc.strings.SideType.BOTH,
+                                             plc.Scalar.from_py(" \t"))
             integer = _plc_type(dtype)
             valid = plc.strings.convert.convert_integers.is_integer(column, integer)
             if not bool(cudf.Series.from_pylibcudf(valid).all()):
                 return None, f"values of column {name!r} that are no {dtype} integers"
-            column = plc.strings.convert.convert_integers.to_integers(column, integer)
-        out[name] = cudf.Series.from_pylibcudf(column)
+            out[name] = cudf.Series.from_pylibcudf(
+                plc.strings.convert.convert_integers.to_integers(column, integer))
+        elif dtype.kind == "O":
+            out[name], problem = _device_strings(cudf.Series.from_pylibcudf(column), spec)
+            if problem is not None:
+                return None, f"{problem} in column {name!r}"
+        else:
+            out[name] = cudf.Series.from_pylibcudf(column)
     return cudf.DataFrame(out), None
+
+
+def _device_strings(strings, spec: TextSpec):
+    """``(strings, problem)``: a string column libcudf read, as pandas reads it, and None, or
+    what keeps it from being pandas' column.
+
+    With ``delim_whitespace`` libcudf ends a string field at the last blank of the run after
+    it, not the first (``seek_field_end`` in ``io/utilities/parsing_utils.cuh``): ``"a   b"``
+    gives ``"a  "`` and ``"b"``; pandas splits blank-separated lines at every blank, so a
+    blank left inside a value, or an empty one, means the two read the line differently.
+    pandas also cuts a line at its comment character, where libcudf cuts only lines that start
+    with it."""
+    if spec.sep is None:
+        strings = strings.str.strip(" \t")
+        if bool((strings.str.len() == 0).any()):
+            return strings, "empty values"
+        if bool(strings.str.contains("[ \t]", regex=True).any()):
+            return strings, "blanks inside values"
+    if spec.comment and bool(strings.str.contains(spec.comment, regex=False).any()):
+        return strings, f"comment characters ({spec.comment!r})"
+    return strings, None
 
 
 def _plc_type(dtype):
