@@ -7,20 +7,30 @@ cut, never reading the file whole; a reader then asks for the same pieces on eve
 
 The host parses a piece's bytes with pandas' C parser.  The device reads a piece straight from
 the file with libcudf's CSV reader and a byte range (pylibcudf; ``cudf.read_csv`` no longer
-splits on runs of blanks).  libcudf keeps the rows whose *preceding* newline lies in the range
-``[offset, offset + size)``, plus the file's first row when ``offset`` is 0; a row that straddles
-the end of a range belongs to that range, one that straddles its start to the range before.
+splits on runs of blanks).  libcudf's rule for a range ``(offset, size)`` (cuDF 26.x
+``csv/reader_impl.cu`` and ``csv/csv_gpu.cu``): the first row starts after the first newline at
+or after ``offset`` (at 0, or after a byte-order mark, when ``offset`` is 0); the rows kept are
+those whose preceding newline lies before ``offset + size`` (all, for size 0), and the start of
+the first row after them is kept as the end of the last one.  Then every row start whose first
+byte is ``\n``, ``\r`` or the comment character is dropped as a blank or comment row, *that end
+marker included*: the last row kept before it then becomes the end marker and is lost.
 :func:`device_range` therefore reads a piece ``[start, end)`` as the range from the newline
-before ``start`` to the newline that ends the piece, and the last piece to the end of the file:
-both ends of every range sit on newlines, so each row is read once, and the same rows come back
-under the other common reading of a range (the rows that *start* in it).
+before ``start`` to the start of the next *data* line at or after ``end``
+(:func:`next_data_line`), whose row is the end marker, or to the end of the file when none
+follows.  The blank and comment lines between ``end`` and that line give no rows, so each row is
+read once, and the same rows come back under the other common reading of a range (the rows
+that *start* in it).
 
-Both parsers get every column of the file plus one more (:data:`EXTRA`), fixed dtypes, no
-quoting, and only empty fields (and NaN spellings in float columns) as missing values, so a
-malformed line surfaces as a parse error, a missing value or a value in the extra column (libcudf
-reads integer columns as strings and converts them with its range-checked conversions: its
-number parser would read ``1.5`` as 1 and wrap on overflow).  A piece libcudf finds fault with
-is parsed again by pandas on the host, which raises for a malformed line.
+Both parsers get every column of the file plus one more (:data:`EXTRA`), no quoting, and only
+empty fields (and NaN spellings in float columns) as missing values, so a malformed line
+surfaces as a parse error, a missing value, a value of the wrong type or a value in the extra
+column.  Neither takes a number parser's word that a field is an integer: pandas, asked for an
+int64 column, takes integral floats (``1e5``, ``1.0``) for integers, and libcudf's number
+parser stops at a decimal point and wraps on overflow.  So pandas infers the integer columns,
+which it reads as integers only when every field is one (its strict integer tokenizer), and
+:func:`checked_integers` checks their range; libcudf reads them as strings, which its
+range-checked string conversions turn into integers.  A piece libcudf finds fault with is
+parsed again by pandas on the host, which raises for a malformed line.
 :func:`first_bad_line` then finds the line and says what is wrong with it, by a strict check of
 each line written for that purpose (slow: it runs only then).
 """
@@ -40,8 +50,10 @@ EXTRA = "\x00extra"
 NAN_STRINGS = ("nan", "NaN", "NAN", "-nan", "-NaN")
 _BLOCK = 1 << 16          # bytes read at a time when looking for a newline
 _COUNT_BLOCK = 1 << 24    # bytes read at a time when counting lines (error messages only)
-_INT = re.compile(r"[+-]?\d+")
-_FLOAT = re.compile(r"[+-]?(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf(?:inity)?)", re.I)
+# ASCII digits only: both parsers refuse other digits, which Python's int() and float() take.
+_INT = re.compile(r"[+-]?[0-9]+")
+_FLOAT = re.compile(r"[+-]?(?:(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|inf(?:inity)?)",
+                    re.I)
 
 
 @dataclass(frozen=True)
@@ -122,27 +134,44 @@ def count_lines(f, start: int, end: int) -> int:
     return lines
 
 
-def device_range(start: int, end: int, last: bool):
-    """libcudf's ``(offset, size)`` for the piece ``[start, end)`` (module docstring), or None
-    when the piece holds no row (a lone newline at the start of the file)."""
+def next_data_line(f, pos: int, stop: int, comment) -> int | None:
+    """The start of the first line at or after ``pos`` (a line start) before ``stop`` that
+    libcudf keeps as a row: one whose first byte is none of ``\\n``, ``\\r`` and ``comment``;
+    None if there is none."""
+    skipped = {b"\n", b"\r"} | ({comment.encode()[:1]} if comment else set())
+    while pos < stop:
+        f.seek(pos)
+        if f.read(1) not in skipped:
+            return pos
+        pos = _after_next_newline(f, pos, stop)
+    return None
+
+
+def device_range(start: int, rows_end: int | None):
+    """libcudf's ``(offset, size)`` for the rows of the piece starting at ``start`` (module
+    docstring): ``rows_end`` is the :func:`next_data_line` at or after the piece's end, None
+    when no data line follows.  None when the range holds no row (a lone newline at the start
+    of the file)."""
     if start == 0:
-        if last:
+        if rows_end is None:
             return (0, 0)
-        return (0, end - 1) if end > 1 else None
-    return (start - 1, 0 if last else end - start)
+        return (0, rows_end - 1) if rows_end > 1 else None   # size 0 would be the whole file
+    return (start - 1, 0 if rows_end is None else rows_end - start)
 
 
 # ----------------------------------------------------------------------------- host
 
 def parse_host(data: bytes, spec: TextSpec):
-    """``(frame, problem)``: the piece's pandas frame (None if pandas failed) and None, or a
-    description of what may be wrong (the parser's error, missing values, extra fields), for
-    :func:`first_bad_line` to confirm."""
+    """``(frame, problem)``: the piece's pandas frame (None if pandas failed or a column meant
+    for integers holds something else) and None, or a description of what may be wrong (the
+    parser's error, missing values, extra fields, non-integers), for :func:`first_bad_line` to
+    confirm."""
     import pandas as pd
 
     names = [*spec.names, EXTRA]
+    # Integer columns are left to pandas' inference (module docstring).
     dtypes = {name: (str if dtype.kind == "O" else dtype)
-              for name, dtype in zip(spec.names, spec.dtypes)}
+              for name, dtype in zip(spec.names, spec.dtypes) if dtype.kind not in "iu"}
     dtypes[EXTRA] = np.float32
     missing = {name: ([*NAN_STRINGS, ""] if np.dtype(dtype).kind == "f" else [""])
                for name, dtype in zip(spec.names, spec.dtypes)}
@@ -157,7 +186,10 @@ def parse_host(data: bytes, spec: TextSpec):
                 io.BytesIO(data), sep=r"\s+" if spec.sep is None else spec.sep, header=None,
                 names=names, dtype=dtypes, index_col=False, comment=spec.comment or None,
                 quoting=csv.QUOTE_NONE, keep_default_na=False, na_values=missing,
-                skip_blank_lines=True, engine="c")
+                skip_blank_lines=True, engine="c",
+                # Inferred in blocks of rows, a uint64 column whose small ids fill one block
+                # and large ones another would come back as float64: infer it whole.
+                low_memory=np.dtype(np.uint64) not in spec.dtypes)
     except (ValueError, OverflowError, TypeError, pd.errors.ParserWarning) as exc:
         return None, f"{type(exc).__name__}: {str(exc).strip()}"
     extra = frame.pop(EXTRA)
@@ -166,7 +198,28 @@ def parse_host(data: bytes, spec: TextSpec):
     for name, dtype in zip(spec.names, spec.dtypes):
         if dtype.kind in "fO" and frame[name].isna().any():
             return frame, f"missing values in column {name!r}"
+        if dtype.kind in "iu":
+            values = checked_integers(frame[name], dtype)
+            if values is None:
+                return None, f"values of column {name!r} that are no {dtype} integers"
+            frame[name] = values
     return frame, None
+
+
+def checked_integers(column, dtype):
+    """The values of a column pandas inferred, as ``dtype``, or None unless pandas read every
+    one as an integer (an int64 or uint64 column: a missing value, a float or any other text
+    gives another dtype) and each lies in ``dtype``'s range."""
+    dtype = np.dtype(dtype)
+    if not len(column):
+        return np.empty(0, dtype)
+    if not isinstance(column.dtype, np.dtype) or column.dtype.kind not in "iu":
+        return None
+    values = column.to_numpy()
+    info = np.iinfo(dtype)
+    if int(values.min()) < info.min or int(values.max()) > info.max:
+        return None
+    return values.astype(dtype, copy=False)
 
 
 def empty_host_frame(spec: TextSpec):
@@ -181,7 +234,7 @@ def empty_host_frame(spec: TextSpec):
 def parse_device(path: str, byte_range, spec: TextSpec):
     """``(frame, problem)``: the cuDF frame of a piece read by libcudf with ``byte_range``
     (:func:`device_range`), and None, or what looks wrong (missing values, extra fields,
-    integers that are malformed or out of range).
+    integers that are malformed or out of range, strings pandas would have split or cut).
 
     libcudf's number parser stops at a decimal point or an exponent and wraps on overflow
     without a null, so integer columns are read as strings and converted by its checked
@@ -195,7 +248,7 @@ def parse_device(path: str, byte_range, spec: TextSpec):
     builder = (plc.io.csv.CsvReaderOptions.builder(plc.io.SourceInfo([path]))
                .byte_range_offset(offset).byte_range_size(size)
                .quoting(plc.io.types.QuoteStyle.NONE).skip_blank_lines(True)
-               .skipinitialspace(True).keep_default_na(False).na_filter(True))
+               .keep_default_na(False).na_filter(True))
     if spec.sep is None and spec.device_sep is None:
         builder = builder.delim_whitespace(True)
     else:
@@ -223,13 +276,44 @@ def parse_device(path: str, byte_range, spec: TextSpec):
         if column.null_count():
             return None, f"missing or unparsable values in column {name!r}"
         if dtype.kind in "iu":
+            # Blanks around an integer: pandas allows them (as libcudf does around numbers),
+            # and libcudf leaves them after a field in a run of blanks (_device_strings).
+            column = plc.strings.strip.strip(column, plc.strings.SideType.BOTH,
+                                             plc.Scalar.from_py(" \t"))
             integer = _plc_type(dtype)
             valid = plc.strings.convert.convert_integers.is_integer(column, integer)
             if not bool(cudf.Series.from_pylibcudf(valid).all()):
                 return None, f"values of column {name!r} that are no {dtype} integers"
-            column = plc.strings.convert.convert_integers.to_integers(column, integer)
-        out[name] = cudf.Series.from_pylibcudf(column)
+            out[name] = cudf.Series.from_pylibcudf(
+                plc.strings.convert.convert_integers.to_integers(column, integer))
+        elif dtype.kind == "O":
+            out[name], problem = _device_strings(cudf.Series.from_pylibcudf(column), spec)
+            if problem is not None:
+                return None, f"{problem} in column {name!r}"
+        else:
+            out[name] = cudf.Series.from_pylibcudf(column)
     return cudf.DataFrame(out), None
+
+
+def _device_strings(strings, spec: TextSpec):
+    """``(strings, problem)``: a string column libcudf read, as pandas reads it, and None, or
+    what keeps it from being pandas' column.
+
+    With ``delim_whitespace`` libcudf ends a string field at the last blank of the run after
+    it, not the first (``seek_field_end`` in ``io/utilities/parsing_utils.cuh``): ``"a   b"``
+    gives ``"a  "`` and ``"b"``; pandas splits blank-separated lines at every blank, so a
+    blank left inside a value, or an empty one, means the two read the line differently.
+    pandas also cuts a line at its comment character, where libcudf cuts only lines that start
+    with it."""
+    if spec.sep is None:
+        strings = strings.str.strip(" \t")
+        if bool((strings.str.len() == 0).any()):
+            return strings, "empty values"
+        if bool(strings.str.contains("[ \t]", regex=True).any()):
+            return strings, "blanks inside values"
+    if spec.comment and bool(strings.str.contains(spec.comment, regex=False).any()):
+        return strings, f"comment characters ({spec.comment!r})"
+    return strings, None
 
 
 def _plc_type(dtype):

@@ -29,6 +29,7 @@ from ._text_pieces import (
     empty_host_frame,
     first_bad_line,
     is_number,
+    next_data_line,
     nth_row_line,
     parse_device,
     parse_host,
@@ -314,7 +315,9 @@ class EdgeFileChunks:
         if spec.device_sep == "host":
             frame, problem = None, "blank-separated fields mixing spaces and tabs"
         else:
-            frame, problem = parse_device(path, device_range(*piece, last), spec)
+            size = self.text.stat[0]
+            rows_end = None if last else next_data_line(f, piece[1], size, spec.comment)
+            frame, problem = parse_device(path, device_range(piece[0], rows_end), spec)
         if problem is None:
             return frame
         import cudf

@@ -26,7 +26,14 @@ from scipy.sparse import csgraph
 
 import cugraph_compressed as cgc
 from cugraph_compressed import _backend, edge_files
-from cugraph_compressed._text_pieces import device_range, split_lines
+from cugraph_compressed._text_pieces import (
+    TextSpec,
+    checked_integers,
+    device_range,
+    next_data_line,
+    parse_host,
+    split_lines,
+)
 from cugraph_compressed.edge_files import EdgeFileChunks
 
 
@@ -123,42 +130,101 @@ def test_split_lines_contract(tmp_path):
         assert split_lines(f, 19, 19, 4) == [(19, 19)]   # no data: one empty piece
 
 
-def rows_in_range(data, byte_range, preceding_newline):
-    """Starts of the non-blank rows a CSV reader keeps for ``byte_range = (offset, size)``
-    (size 0: to the end): libcudf keeps those whose preceding newline lies in the range (and
-    the first row for offset 0); the other common reading keeps those starting in it."""
+BOM = b"\xef\xbb\xbf"
+PADDING = 1024 + 3 * 64   # libcudf reads this much past a range of three columns
+
+
+def libcudf_rows(data, byte_range, comment=b"#", padding=PADDING):
+    """Starts of the rows libcudf's CSV reader returns for ``byte_range = (offset, size)``
+    (size 0: to the end), as cuDF 26.x computes them (``csv/reader_impl.cu``:
+    select_data_and_row_offsets, load_data_and_gather_row_offsets; ``csv/csv_gpu.cu``:
+    gather_row_offsets_gpu, remove_blank_rows)."""
+    offset, size = byte_range
+    n = len(data)
+    # The first row starts after the first newline at or after the offset (offset 0: at the
+    # start, or after a byte-order mark).
+    if offset == 0:
+        first = len(BOM) if data.startswith(BOM) else 0
+    else:
+        k = data.find(b"\n", offset)
+        first = n if k < 0 else k + 1
+    # The bytes loaded: to the end of the file, or the range and some padding.  Every
+    # position after a newline starts a row; the end of the loaded bytes ends the last.
+    range_end = size if size else n
+    window = n if range_end == n else min(offset + size + padding, n)
+    starts = [p for p in range(first, window) if p == first or data[p - 1] == 10] + [window]
+    # A row is in range when its preceding newline lies before offset + size; the first row
+    # after those stays, as the end of the last (the relative range end is compared with the
+    # file size, as in the source).
+    range_end += range_end < n
+    if range_end < n:
+        after = [p for p in starts if p >= offset + range_end]
+        starts = [p for p in starts if p < offset + range_end] + after[:1]
+    # Blank and comment rows go, the end marker among them, unless it is the end of the bytes.
+    dropped = (b"\n", b"\r") + ((comment,) if comment else ())
+    kept = [p for p in starts if p == window or data[p:p + 1] not in dropped]
+    return kept[:-1]
+
+
+def rows_starting_in(data, byte_range, comment=b"#"):
+    """The other common reading of a range: the non-blank, non-comment rows starting in it."""
     offset, size = byte_range
     end = len(data) if size == 0 else offset + size
-    starts = [p for p in range(len(data)) if (p == 0 or data[p - 1:p] == b"\n")
-              and data[p:p + 1] not in (b"\n", b"\r")]
-    if preceding_newline:
-        return [p for p in starts if (p == 0 and offset == 0) or offset <= p - 1 < end]
-    return [p for p in starts if offset <= p < end]
+    dropped = (b"\n", b"\r") + ((comment,) if comment else ())
+    return [p for p in range(offset, min(end, len(data)))
+            if (p == 0 or data[p - 1] == 10) and data[p:p + 1] not in dropped]
 
 
-@settings(max_examples=60, deadline=None)
-@given(lines=st.lists(st.text("ab ", max_size=6), max_size=12), crlf=st.booleans(),
-       final_newline=st.booleans(), skip=st.integers(0, 3), chunk_bytes=st.integers(1, 30))
-def test_device_ranges_read_every_row_once(lines, crlf, final_newline, skip, chunk_bytes):
-    """The byte range given to libcudf for each piece keeps exactly the piece's rows, under
-    libcudf's reading of a range and under the other one."""
-    end = "\r\n" if crlf else "\n"
-    data = (end.join(lines) + (end if final_newline and lines else "")).encode()
+def device_rows(data, start, chunk_bytes, model, comment="#"):
+    """The rows the device path reads from ``start`` on, piece by piece, under ``model``."""
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "rows"
         path.write_bytes(data)
-        starts = [0] + [k + 1 for k in range(len(data)) if data[k:k + 1] == b"\n"]
-        start = starts[min(skip, len(starts) - 1)] if data else 0   # data after a few lines
         with open(path, "rb") as f:
             pieces = split_lines(f, start, len(data), chunk_bytes)
-    expected = rows_in_range(data[start:], (0, 0), True)
-    for model in (True, False):
-        got = []
-        for k, (a, b) in enumerate(pieces):
-            byte_range = device_range(a, b, k == len(pieces) - 1)
-            if byte_range is not None:
-                got += [p - start for p in rows_in_range(data, byte_range, model)]
-        assert got == expected
+            ranges = [device_range(a, None if k == len(pieces) - 1 else
+                                   next_data_line(f, b, len(data), comment))
+                      for k, (a, b) in enumerate(pieces)]
+    return [p for r in ranges if r is not None
+            for p in model(data, r, comment.encode() if comment else None)]
+
+
+MODELS = [libcudf_rows, lambda *a: libcudf_rows(*a, padding=1), rows_starting_in]
+
+
+@settings(max_examples=80, deadline=None)
+@given(lines=st.lists(st.text("a #\r", max_size=5), max_size=12), crlf=st.booleans(),
+       final_newline=st.booleans(), bom=st.booleans(), skip=st.integers(0, 3),
+       chunk_bytes=st.integers(1, 30), comment=st.sampled_from(["#", None]))
+def test_device_ranges_read_every_row_once(lines, crlf, final_newline, bom, skip, chunk_bytes,
+                                           comment):
+    """The byte ranges given to libcudf for the pieces keep exactly the rows of the whole
+    file after the first few lines, under libcudf's reading of a range (blank and comment
+    lines after a range included) and under the other one."""
+    end = "\r\n" if crlf else "\n"
+    data = (BOM if bom else b"") + (end.join(lines) + (end if final_newline and lines
+                                                       else "")).encode()
+    starts = [0] + [k + 1 for k in range(len(data)) if data[k:k + 1] == b"\n"]
+    start = starts[min(skip, len(starts) - 1)]   # data after a few lines
+    for model in MODELS:
+        whole = model(data, (0, 0), comment.encode() if comment else None)
+        assert device_rows(data, start, chunk_bytes, model, comment) == \
+            [p for p in whole if p >= start]
+
+
+def test_device_ranges_keep_rows_before_blank_and_comment_lines():
+    # A row followed by a blank or a comment line is the last one of its range for some piece
+    # sizes: libcudf drops the blank or comment row that would end it, and then the row itself,
+    # unless the range reaches the next data line.
+    data = b"# head\r\n10 11\r\n2 300\r\n\r\n# mid\r\n4 5\r\n66 7\r\n8 9"
+    rows = [data.index(row) for row in (b"10 11", b"2 300", b"4 5", b"66 7", b"8 9")]
+    for chunk_bytes in range(1, len(data) + 1):
+        for model in MODELS:
+            assert device_rows(data, rows[0], chunk_bytes, model) == rows, (chunk_bytes, model)
+    # The ranges that end where the pieces end lose the row before the blank line.
+    end = data.index(b"\r\n\r\n") + 2
+    assert libcudf_rows(data, device_range(rows[0], end)) == rows[:1]
+    assert libcudf_rows(data, device_range(rows[0], rows[2])) == rows[:2]
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -430,6 +496,10 @@ def bad_line_file(tmp_path, bad, position=40):
     ("7", "1 field where the file has 2 columns"),
     ("7\tx8", "column 'destination' holds 'x8', not an integer"),
     ("1.5\t8", "column 'source' holds '1.5', not an integer"),
+    ("1e5\t8", "column 'source' holds '1e5', not an integer"),
+    ("7\t8.0", "column 'destination' holds '8.0', not an integer"),
+    ("+-7\t8", "column 'source' holds '+-7', not an integer"),
+    ("\u0667\t8", "column 'source' holds '\u0667', not an integer"),   # an Arabic-Indic 7
     ("7\t99999999999999999999", "outside int64"),
     ("  # indented", "must start its line"),
 ])
@@ -442,6 +512,61 @@ def test_bad_lines_named_by_line_and_byte(tmp_path, bad, message, chunk_bytes):
     assert str(path) in text and f"line {line} (byte {offset})" in text and message in text
     with pytest.raises(ValueError, match=f"line {line} "):
         read(path, chunk_bytes=chunk_bytes, as_frame=True)
+
+
+def test_integer_columns_are_strict_whatever_pandas_takes_for_an_integer(tmp_path, monkeypatch):
+    # pandas asked for an int64 column takes integral floats ('1e5', '8.0') for integers; a
+    # pandas that took more would not change what the host reads.  Here read_csv reads every
+    # column it is asked to read as integers as floats first, keeping the integral ones.
+    real = pd.read_csv
+
+    def lax_read_csv(*args, dtype=None, **kwargs):
+        ints = [k for k, v in (dtype or {}).items() if np.dtype(v).kind in "iu"]
+        frame = real(*args, dtype={**(dtype or {}), **dict.fromkeys(ints, np.float64)},
+                     **kwargs)
+        for k in ints:
+            assert (frame[k] == frame[k].round()).all()
+            frame[k] = frame[k].astype(np.int64)
+        return frame
+
+    monkeypatch.setattr(pd, "read_csv", lax_read_csv)
+    for bad in ("1e5\t8", "7\t8.0", "7\t8e0"):
+        path, line, _ = bad_line_file(tmp_path, bad)
+        with pytest.raises(ValueError, match=f"line {line} .*not an integer"):
+            read(path, as_frame=True)
+    path, _, _ = bad_line_file(tmp_path, "+7\t 8 ")   # a sign and blanks pandas also allows
+    assert read(path, as_frame=True)["destination"].tolist()[40] == 8
+
+
+def test_checked_integers():
+    int64 = np.dtype(np.int64)
+    cases = [
+        (pd.Series([1.0, 1e5]), int64, None),                        # integral floats
+        (pd.Series(["1", "2"], dtype=object), int64, None),          # text
+        (pd.Series([True, False]), int64, None),
+        (pd.Series([2**63], dtype=np.uint64), int64, None),          # beyond int64
+        (pd.Series([2**63], dtype=np.uint64), np.dtype(np.uint64), [2**63]),
+        (pd.Series([-1, 5]), np.dtype(np.uint32), None),
+        (pd.Series([2**31, 5]), np.dtype(np.int32), None),
+        (pd.Series([-2**31, 2**31 - 1]), np.dtype(np.int32), [-2**31, 2**31 - 1]),
+        (pd.Series([], dtype=object), int64, []),                    # no rows: no dtype
+    ]
+    for column, dtype, expected in cases:
+        got = checked_integers(column, dtype)
+        if expected is None:
+            assert got is None, (column, dtype)
+        else:
+            assert got.dtype == dtype and got.tolist() == expected
+
+
+def test_host_pieces_name_what_is_not_an_integer():
+    spec = TextSpec(("source", "destination"), (np.dtype(np.int64),) * 2, "\t", "#")
+    frame, problem = parse_host(b"# c\n1\t2\n3\t4\n", spec)
+    assert problem is None and frame.dtypes.tolist() == [np.int64] * 2
+    assert frame.to_numpy().tolist() == [[1, 2], [3, 4]]
+    for bad in (b"1e5", b"1.0", b"99999999999999999999", b"-9223372036854775809", b"0x1"):
+        frame, problem = parse_host(b"1\t2\n" + bad + b"\t4\n", spec)
+        assert frame is None and "no int64 integers" in problem, bad
 
 
 def test_weight_column_errors(tmp_path):

@@ -117,3 +117,35 @@ def test_bad_lines_named_as_on_the_host(tmp_path, bad):
     with pytest.raises(ValueError) as device:
         cgc.read_edgelist(path, backend="device", chunk_bytes=40)
     assert str(device.value) == str(host.value) and "line 31 " in str(host.value)
+
+
+@pytest.mark.parametrize("text, kwargs", [
+    ("% c\n  1   2 1.5  \n3 4    2.5\n\n% mid\n5  6 3\n", {}),
+    ("% c\n  a1   b2 1.5  \nc3 d4    2.5\n\n% mid\ne5  f6 3\n",
+     {"dtype": {"source": str, "destination": str}, "header": False}),
+    ("src,dst\n 1 , 2\n3,4 \n", {"format": "csv"}),
+])
+def test_blanks_around_fields_read_as_on_the_host(tmp_path, text, kwargs):
+    # libcudf leaves all but the last blank of a run after a string field, and pandas allows
+    # blanks around an integer: libcudf reads these files itself, as pandas does.
+    path = tmp_path / "g.el"
+    path.write_text(text)
+    host = cgc.read_edgelist(path, backend="host", as_frame=True, **kwargs)
+    for chunk_bytes in (None, 1, 7):
+        device = cgc.read_edgelist(path, backend="device", as_frame=True,
+                                   chunk_bytes=chunk_bytes, **kwargs)
+        pd.testing.assert_frame_equal(device.to_pandas(), host, check_dtype=False)
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+def test_a_short_line_before_a_comment_line_is_named_as_on_the_host(tmp_path):
+    # libcudf reads a row up to the next row it keeps, over the comment line after it: the
+    # comment's text in a string column sends the piece to pandas, which names the line.
+    path = tmp_path / "g.el"
+    path.write_text("% c\na1 b1\nc2\n%x\nd3 e3\n")
+    kwargs = {"dtype": str, "header": False}
+    with pytest.raises(ValueError, match="line 3 ") as host:
+        cgc.read_edgelist(path, backend="host", as_frame=True, **kwargs)
+    with pytest.raises(ValueError) as device:
+        cgc.read_edgelist(path, backend="device", as_frame=True, **kwargs)
+    assert str(device.value) == str(host.value)
