@@ -23,6 +23,8 @@ Parts, each importing only those before it in this list:
 * ``algorithms/``: one ``.py`` + ``.cu`` per algorithm, registered by its front door
   (``algorithms/registry.py``); this namespace exports every registered function.
 * ``bench/``: the measuring harness behind ``python -m cugraph_compressed``.
+* ``nx/``: the NetworkX backend (``nx.pagerank(G, backend="cugraph_compressed")``); NetworkX
+  reads its metadata from the top-level ``_cugraph_compressed_nx`` without importing this package.
 
 ``import cugraph_compressed as cugraph`` swaps the package in for cuGraph: ``Graph``
 (``drop_in.py``) and the algorithms above run on compressed graphs, and every other name is

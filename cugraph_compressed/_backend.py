@@ -151,3 +151,9 @@ def device_allocations():
 
     with cupy.cuda.using_allocator(rmm_cupy_allocator):
         yield
+
+
+def allocations(backend: str):
+    """:func:`device_allocations` for the device backend; a context that does nothing for the
+    host."""
+    return device_allocations() if backend == DEVICE else contextlib.nullcontext()

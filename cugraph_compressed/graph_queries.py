@@ -19,8 +19,6 @@ have the vertex dtype, as cuGraph's edge type follows it.
 """
 from __future__ import annotations
 
-import contextlib
-
 import numpy as np
 
 from . import _backend
@@ -296,7 +294,7 @@ class GraphQueries:
 
 def _device(view):
     """Device work allocates from the current RMM resource, as the algorithms do."""
-    return _backend.device_allocations() if view.backend == DEVICE else contextlib.nullcontext()
+    return _backend.allocations(view.backend)
 
 
 def _window(graph, view) -> int:

@@ -1,8 +1,12 @@
 """Test configuration: GPU tests skip with a reason on machines without a usable GPU, and fail
 instead when CUGRAPH_COMPRESSED_REQUIRE_GPU=1 (set on GPU hosts, so nothing passes by skipping)."""
 import pytest
+from networkx_entry_points import register_checkout
 
 from cugraph_compressed._backend import REQUIRE_GPU_ENV, gpu_required, gpu_unavailable_reason
+
+# Before anything imports networkx: a checkout that is not installed shows NetworkX the backend.
+register_checkout()
 
 
 @pytest.fixture(autouse=True)

@@ -19,19 +19,22 @@ SOURCES = sorted(PACKAGE.rglob("*.py"))
 
 #: Package parts and the parts each may not import (its own layer and those above it).
 FORBIDDEN = {
-    "formats": {"graph", "graph_view", "_ids", "algorithms", "bench"},
-    "kernels": {"graph", "graph_view", "_ids", "algorithms", "bench"},
-    "graph": {"drop_in", "algorithms", "bench"},
-    "graph_view": {"algorithms", "bench"},
-    "_ids": {"algorithms", "bench"},
-    "saved": {"graph", "graph_view", "algorithms", "bench"},
-    "_edgelist": {"graph", "graph_view", "algorithms", "bench"},
-    "_auto": {"graph", "graph_view", "graph_queries", "drop_in", "_ids", "algorithms", "bench"},
-    "graph_queries": {"graph", "drop_in", "algorithms", "bench"},
-    "drop_in": {"algorithms", "bench"},
-    "_text_pieces": {"graph", "graph_view", "_ids", "algorithms", "bench"},
-    "edge_files": {"algorithms", "bench"},
-    "algorithms": {"bench"},
+    "formats": {"graph", "graph_view", "_ids", "algorithms", "bench", "nx"},
+    "kernels": {"graph", "graph_view", "_ids", "algorithms", "bench", "nx"},
+    "graph": {"drop_in", "algorithms", "bench", "nx"},
+    "graph_view": {"algorithms", "bench", "nx"},
+    "_ids": {"algorithms", "bench", "nx"},
+    "saved": {"graph", "graph_view", "algorithms", "bench", "nx"},
+    "_edgelist": {"graph", "graph_view", "algorithms", "bench", "nx"},
+    "_auto": {"graph", "graph_view", "graph_queries", "drop_in", "_ids", "algorithms", "bench",
+              "nx"},
+    "graph_queries": {"graph", "drop_in", "algorithms", "bench", "nx"},
+    "drop_in": {"algorithms", "bench", "nx"},
+    "_text_pieces": {"graph", "graph_view", "_ids", "algorithms", "bench", "nx"},
+    "edge_files": {"algorithms", "bench", "nx"},
+    "algorithms": {"bench", "nx"},
+    "bench": {"nx"},
+    "nx": {"bench", "drop_in"},
 }
 
 

@@ -1,0 +1,86 @@
+"""What NetworkX learns about the ``cugraph_compressed`` backend without importing it.
+
+NetworkX calls :func:`get_info` (the ``networkx.backend_info`` entry point) at the end of
+``import networkx``, so this module imports nothing of ``cugraph_compressed`` (nor NumPy): the
+backend itself (``cugraph_compressed.nx``, the ``networkx.backends`` entry point) is loaded only
+when a call is dispatched to it.
+"""
+import os
+
+from networkx.utils.configs import Config
+
+NAME = "cugraph_compressed"
+
+#: The layouts a converted graph may use ("auto" picks the smallest, or a faster one within 10%).
+FORMATS = ("auto", "csr", "ef", "fl", "cgr")
+#: Where converted graphs live: "auto" is the GPU when one is usable (CuPy, cuDF, RMM), else
+#: the host.
+BACKENDS = ("auto", "host", "device")
+
+#: Function name -> what differs from NetworkX, shown in NetworkX's docstrings.
+FUNCTIONS = {
+    "bfs_edges": (
+        "Edges come in NetworkX's order (neighbours in adjacency insertion order). "
+        "``sort_neighbors`` may be None or the builtin ``sorted`` (node labels of one "
+        "totally ordered kind); other callables run in NetworkX."),
+    "bfs_tree": "As ``bfs_edges``.",
+    "single_source_shortest_path_length": (
+        "The dict lists nodes in NetworkX's discovery order."),
+    "single_source_dijkstra_path_length": (
+        "Callable ``weight``, and negative, NaN or infinite weights, run in NetworkX. "
+        "Distances are ints when every weight is an int, else floats; nodes at equal "
+        "distance may be listed in another order."),
+    "pagerank": (
+        "Converged when the L1 change is below ``N * tol``, as NetworkX; a ``dangling`` "
+        "vector other than the personalization (or uniform) one runs in NetworkX when the "
+        "graph has dangling nodes. Callable ``weight``, NaN or infinite weights run in "
+        "NetworkX."),
+    "connected_components": "Components come in NetworkX's order.",
+    "number_connected_components": "",
+}
+
+
+#: Environment variables giving the config's values at ``import networkx``.
+ENVIRONMENT = {"format": "CUGRAPH_COMPRESSED_NX_FORMAT",
+               "backend": "CUGRAPH_COMPRESSED_NX_BACKEND"}
+
+
+class BackendConfig(Config):
+    """Configuration of the ``cugraph_compressed`` NetworkX backend
+    (``nx.config.backends.cugraph_compressed``); its initial values come from the environment
+    variables of :data:`ENVIRONMENT` where they are set.
+
+    Parameters
+    ----------
+    format : str
+        Layout of converted graphs: ``"auto"`` (default), ``"csr"``, ``"ef"``, ``"fl"`` or
+        ``"cgr"``.
+    backend : str
+        Where converted graphs live and algorithms run: ``"auto"`` (default: the GPU when one
+        is usable, else the host), ``"host"`` or ``"device"``.
+    """
+
+    format: str
+    backend: str
+
+    def _on_setattr(self, key, value):
+        choices = {"format": FORMATS, "backend": BACKENDS}[key]
+        if not isinstance(value, str) or value not in choices:
+            raise ValueError(f"{key} must be one of {', '.join(map(repr, choices))}; "
+                             f"got {value!r}")
+        return value
+
+
+def get_info():
+    """The backend's metadata for NetworkX (target of the ``networkx.backend_info`` entry
+    point)."""
+    return {
+        "backend_name": NAME,
+        "project": "cugraph-compressed",
+        "package": "cugraph_compressed",
+        "short_summary": "Compressed graph layouts on the GPU or the host.",
+        "functions": {name: {"additional_docs": docs} if docs else {}
+                      for name, docs in FUNCTIONS.items()},
+        "default_config": BackendConfig(**{
+            key: os.environ.get(variable, "auto") for key, variable in ENVIRONMENT.items()}),
+    }
