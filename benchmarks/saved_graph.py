@@ -76,7 +76,9 @@ def buffers(G) -> dict:
     import cupy
 
     layout = G._layout
-    out = {f"layout.{name}": getattr(layout, name) for name in layout.buffer_names}
+    out = {f"layout.{name}": layout.arrays[name] for name in layout.buffer_names}
+    if layout.property_order is not None:
+        out["layout.property_order"] = layout.property_order
     out.update({f"property.{k}": v for k, v in G._properties.items()})
     return {k: cupy.asnumpy(v) if hasattr(v, "__cuda_array_interface__") else v
             for k, v in out.items()}
