@@ -63,14 +63,19 @@ def run_suite(tmp_path, backend: str):
                "-p", "no:xdist", "-p", "nx_suite_plugin", "-c", str(ini),
                "--rootdir", str(NETWORKX), "--confcutdir", str(NETWORKX),
                *(str(NETWORKX / module) for module in MODULES)]
-    done = subprocess.run(command, env=env, cwd=NETWORKX.parent, capture_output=True,
-                          text=True, timeout=600)
+    # Run from the test's own directory: from NetworkX's site-packages, the interpreter would
+    # import whatever else lies there before the environment's PYTHONPATH.
+    done = subprocess.run(command, env=env, cwd=tmp_path, capture_output=True, text=True,
+                          timeout=600)
     assert counts.exists(), done.stdout + done.stderr
     return done, json.loads(counts.read_text())
 
 
 def check(done, counts):
-    assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-3000:]
+    # The first failure's traceback and the summary: with a broken set-up every test fails alike.
+    first = done.stdout.find("= FAILURES =")
+    head = done.stdout[first:first + 6000] if first >= 0 else ""
+    assert done.returncode == 0, head + done.stdout[-3000:] + done.stderr[-3000:]
     answered = counts["answered"]
     assert set(MIN_ANSWERED) == set(FUNCTIONS)
     short = {name: answered.get(name, 0) for name, least in MIN_ANSWERED.items()
