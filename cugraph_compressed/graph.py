@@ -332,12 +332,13 @@ vertices
 
     def __reduce_ex__(self, protocol):
         # Pickles carry the saved-graph bytes (checked again when unpickled) and the tuning.
+        # The class goes along, so a drop-in ``Graph`` comes back as one.
         if self._layout is None:
             return _unpickle_empty, (self._directed, self.format, self.layout_params,
-                                     self._traversal)
+                                     self._traversal, type(self))
         data = saved.dumps(self._saved_state())
         return _unpickle, (pickle.PickleBuffer(data) if protocol >= 5 else data,
-                           self._traversal)
+                           self._traversal, type(self))
 
     def __deepcopy__(self, memo):
         function, args = self.__reduce_ex__(pickle.HIGHEST_PROTOCOL)
@@ -350,8 +351,16 @@ vertices
             ids=self._ids, columns=self._columns, build_stats=self.build_stats)
 
     @classmethod
+    def _blank(cls, directed, format, layout_params) -> CompressedGraph:
+        """An empty graph of this class, made by ``CompressedGraph``'s constructor (a subclass's
+        own, such as the drop-in ``Graph(m_graph, directed)``, takes other arguments)."""
+        G = cls.__new__(cls)
+        CompressedGraph.__init__(G, directed, format, **layout_params)
+        return G
+
+    @classmethod
     def _from_saved(cls, state: saved.GraphState) -> CompressedGraph:
-        G = cls(directed=state.directed, format=state.layout.name, **state.layout.params)
+        G = cls._blank(state.directed, state.layout.name, state.layout.params)
         G._layout, G._properties, G._ids = state.layout, state.properties, state.ids
         G._columns, G.build_stats = state.columns, state.build_stats
         G.backend, G.store_transposed, G._in_lists = (state.backend, state.store_transposed,
@@ -537,14 +546,15 @@ vertices
         return ids.frame(columns)
 
 
-def _unpickle(data, traversal) -> CompressedGraph:
-    G = CompressedGraph._from_saved(saved.loads(data))
+def _unpickle(data, traversal, cls=CompressedGraph) -> CompressedGraph:
+    G = cls._from_saved(saved.loads(data))
     G.traversal = traversal
     return G
 
 
-def _unpickle_empty(directed, format, layout_params, traversal) -> CompressedGraph:
-    G = CompressedGraph(directed, format, **layout_params)
+def _unpickle_empty(directed, format, layout_params, traversal,
+                    cls=CompressedGraph) -> CompressedGraph:
+    G = cls._blank(directed, format, layout_params)
     G.traversal = traversal
     return G
 

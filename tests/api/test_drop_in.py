@@ -227,3 +227,31 @@ def test_to_cugraph_runs_cugraphs_own_algorithms(directed, renumber):
     theirs = real.sssp(H, start).to_pandas().sort_values("vertex", ignore_index=True)
     np.testing.assert_allclose(ours["distance"], theirs["distance"], rtol=1e-6)
     assert len(real.katz_centrality(H, alpha=0.01)) == 502  # an algorithm we do not have
+
+
+@pytest.mark.parametrize("built", [True, False])
+def test_graph_stays_a_graph_through_pickle_copy_and_load(host_only, tmp_path, built):
+    import copy
+    import pickle
+
+    G = cugraph.Graph(directed=True)
+    df = random_edges(50, 200, 3)
+    if built:
+        G.from_pandas_edgelist(df)
+    copies = [pickle.loads(pickle.dumps(G, protocol=p)) for p in (2, pickle.HIGHEST_PROTOCOL)]
+    copies.append(copy.deepcopy(G))
+    if built:
+        G.save(tmp_path / "g.cgc")
+        copies += [cugraph.Graph.load(tmp_path / "g.cgc")]
+    for H in copies:
+        assert type(H) is cugraph.Graph and H.is_directed()
+        assert H.format == G.format
+        if built:
+            assert H.number_of_edges() == G.number_of_edges()
+            start = int(df["source"].iloc[0])
+            pd.testing.assert_frame_equal(
+                host(cugraph.bfs(H, start=start)).sort_values("vertex").reset_index(drop=True),
+                host(cugraph.bfs(G, start=start)).sort_values("vertex").reset_index(drop=True))
+    # A plain CompressedGraph stays one, and load from the base class gives the base class.
+    if built:
+        assert type(cugraph.CompressedGraph.load(tmp_path / "g.cgc")) is cugraph.CompressedGraph
