@@ -16,17 +16,26 @@ bytes returned by read calls; ``read_bytes``, bytes fetched from storage), the R
 the call beside the loaded graph's bytes, and the time ``Layout.validate()`` takes alone on the
 loaded graph (part of every load).  The loaded graph's buffers are compared with the saved
 graph's bit for bit, and one BFS on each must give the same distances; a mismatch exits 1.
+With ``--backend host`` the graph is built and loaded on the host (no ``load_host`` row), and
+peaks are ``tracemalloc``'s.
 
 Run from the repository root on a GPU host::
 
     python benchmarks/saved_graph.py --scale 24 --formats ef --dir /tmp/saved --json $OUT/s.json
+
+and on a CPU::
+
+    python benchmarks/saved_graph.py --backend host --scale 18 --formats csr fl ef cgr \
+        --dir /tmp/saved --json saved.json
 """
 import argparse
 import gc
 import json
 import os
+import platform
 import sys
 import time
+import tracemalloc
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -53,34 +62,42 @@ def drop_cached_pages(path: Path) -> None:
         os.close(fd)
 
 
-def measured(call):
-    """``(result, seconds, RMM peak bytes, io deltas)`` of ``call()``, synchronized."""
-    import cupy
-    import rmm
-
+def measured(call, device: bool):
+    """``(result, seconds, peak bytes, io deltas)`` of ``call()``: on the GPU synchronized,
+    the peak counted by RMM's statistics; on the host the peak of ``tracemalloc`` (NumPy's
+    buffers included)."""
     gc.collect()
-    cupy.cuda.runtime.deviceSynchronize()
+    if device:
+        import cupy
+        import rmm
+
+        cupy.cuda.runtime.deviceSynchronize()
+        rmm.statistics.push_statistics()
+    else:
+        tracemalloc.start()
     before = process_io()
-    rmm.statistics.push_statistics()
     start = time.perf_counter()
     result = call()
-    cupy.cuda.runtime.deviceSynchronize()
+    if device:
+        cupy.cuda.runtime.deviceSynchronize()
     seconds = time.perf_counter() - start
-    peak = int(rmm.statistics.pop_statistics().peak_bytes)
     after = process_io()
+    if device:
+        peak = int(rmm.statistics.pop_statistics().peak_bytes)
+    else:
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
     return result, seconds, peak, {k: after[k] - before[k] for k in after}
 
 
 def buffers(G) -> dict:
     """The layout's buffers and the properties, as NumPy arrays."""
-    import cupy
-
     layout = G._layout
     out = {f"layout.{name}": layout.arrays[name] for name in layout.buffer_names}
     if layout.property_order is not None:
         out["layout.property_order"] = layout.property_order
     out.update({f"property.{k}": v for k, v in G._properties.items()})
-    return {k: cupy.asnumpy(v) if hasattr(v, "__cuda_array_interface__") else v
+    return {k: v.get() if hasattr(v, "__cuda_array_interface__") else v
             for k, v in out.items()}
 
 
@@ -109,17 +126,23 @@ def main(argv=None):
     parser.add_argument("--directed", action=argparse.BooleanOptionalAction, default=True)
     parser.add_argument("--dir", type=Path, required=True, help="where the files go")
     parser.add_argument("--json", type=Path, help="write the records here")
+    parser.add_argument("--backend", choices=["device", "host"], default="device")
     args = parser.parse_args(argv)
 
-    import cupy
-    import rmm
+    device = args.backend == "device"
+    if device:
+        import cupy
+        import rmm
 
-    rmm.reinitialize(pool_allocator=True)
-    rmm.statistics.enable_statistics()
+        rmm.reinitialize(pool_allocator=True)
+        rmm.statistics.enable_statistics()
+        where = cupy.cuda.runtime.getDeviceProperties(0)["name"].decode()
+    else:
+        where = f"host CPU ({platform.processor() or platform.machine()}, {os.cpu_count()} cores)"
     args.dir.mkdir(parents=True, exist_ok=True)
     commit = git_commit()
     frame = rmat_edgelist(args.scale, args.edge_factor, seed=42, weighted=True,
-                          backend="device")
+                          backend=args.backend)
     source = int(frame["source"].iloc[0])
     records, ok = [], True
 
@@ -132,9 +155,10 @@ def main(argv=None):
     for fmt in args.formats:
         base = {"scale": args.scale, "edge_factor": args.edge_factor, "format": fmt,
                 "directed": args.directed, "input_edges": len(frame), "commit": commit,
-                "device": cupy.cuda.runtime.getDeviceProperties(0)["name"].decode()}
-        G = CompressedGraph(directed=args.directed, format=fmt).from_cudf_edgelist(
-            frame, weight="weight", renumber=True)
+                "device": where}
+        G = CompressedGraph(directed=args.directed, format=fmt)
+        build = G.from_cudf_edgelist if device else G.from_pandas_edgelist
+        build(frame, weight="weight", renumber=True)
         path = args.dir / f"rmat{args.scale}-{fmt}.cgc"
 
         def save(G=G, path=path):
@@ -143,7 +167,7 @@ def main(argv=None):
             os.fsync(fd)
             os.close(fd)
 
-        _, seconds, peak, _ = measured(save)
+        _, seconds, peak, _ = measured(save, device)
         graph_bytes = G.nbytes
         file_bytes = path.stat().st_size
         report({**base, "step": "save", "seconds": seconds, "peak_bytes": peak,
@@ -152,10 +176,13 @@ def main(argv=None):
         saved_bits = buffers(G)
         expected = distances(bfs(G, start=source))
 
-        for step, backend in (("load_cold", None), ("load_warm", None), ("load_host", "host")):
+        steps = [("load_cold", None), ("load_warm", None)] + ([("load_host", "host")] if device
+                                                              else [])
+        for step, backend in steps:
             if step == "load_cold":
                 drop_cached_pages(path)
-            H, seconds, peak, io = measured(lambda: CompressedGraph.load(path, backend=backend))
+            H, seconds, peak, io = measured(lambda: CompressedGraph.load(path, backend=backend),
+                                            device)
             same = same_bits(saved_bits, buffers(H))
             got = distances(bfs(H, start=source))
             same_bfs = got.shape == expected.shape and bool((got == expected).all())
