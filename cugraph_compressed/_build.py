@@ -367,7 +367,7 @@ class _Build:
         prop_bytes = sum(num_edges * d.itemsize for d in self.prop_dtypes.values())
         ids = VertexIds(self.source.backend, n, self.vertex_dtype, self.ids.renumber_map,
                         self.order)
-        extra = prop_bytes + ids.nbytes()
+        extra = prop_bytes + ids.nbytes() + ids.order_nbytes()
         if spec.auto is not None:
             limit = spec.auto.max_nbytes
             if limit is None:
