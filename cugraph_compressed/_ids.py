@@ -17,7 +17,6 @@ import numpy as np
 
 from . import _backend
 from ._backend import HOST
-from ._vertex_order import DEGREE, SORTED
 
 
 class VertexIds:
@@ -38,7 +37,7 @@ class VertexIds:
     order : tuple of two arrays, optional
         ``(internal id of each rank, rank of each internal id)``, permutations of
         ``0 .. n - 1`` (NumPy or CuPy); None for the ``"sorted"`` order, where both are the
-        identity.  Given, the order is ``"degree"``.
+        identity.
     """
 
     def __init__(self, backend: str, n: int, dtype, renumber_map=None, order=None):
@@ -65,11 +64,6 @@ class VertexIds:
                     values = None
             self._numeric_map = (values,)
         return self._numeric_map[0]
-
-    @property
-    def vertex_order(self) -> str:
-        """The internal order: ``"sorted"`` or ``"degree"``."""
-        return SORTED if self.internal_of is None else DEGREE
 
     @property
     def renumbered(self) -> bool:
@@ -115,9 +109,10 @@ class VertexIds:
         sorted order."""
         if self.internal_of is None:
             return values
-        if hasattr(values, "isna"):  # a Series
-            return values.take(self.internal_of).reset_index(drop=True)
-        return values[self.internal_of]
+        with _backend.allocations(self.backend):  # device results come from RMM
+            if hasattr(values, "isna"):  # a Series
+                return values.take(self.internal_of).reset_index(drop=True)
+            return values[self.internal_of]
 
     def sorted_internal(self, internal):
         """Internal ids sorted by their user ids (by internal id for a graph that was not
@@ -125,7 +120,8 @@ class VertexIds:
         xp = _backend.array_module(self.backend)
         if self.internal_of is None:
             return xp.sort(internal)
-        return self.internal_of[xp.sort(self.rank_of[internal])].astype(internal.dtype)
+        with _backend.allocations(self.backend):
+            return self.internal_of[xp.sort(self.rank_of[internal])].astype(internal.dtype)
 
     # -- translation ------------------------------------------------------------------------
     def all(self):
