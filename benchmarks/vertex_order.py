@@ -26,6 +26,9 @@ On the GPU host (device graphs, R-MAT from cuGraph's generator, RMM pool)::
 
     python benchmarks/vertex_order.py --backend device --scales 20 22 24 \\
         --json benchmarks/results/vertex-order/h100-rmat20-24-<commit>.json
+
+Algorithm times in each order, beside cuGraph, come from ``benchmarks/run.py --vertex-order
+sorted|degree`` (``benchmarks/README.md``, "Vertex order").
 """
 import argparse
 import json

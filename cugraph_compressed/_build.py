@@ -308,14 +308,15 @@ class _Build:
         n = self.ids.num_vertices
         per_range = max(1, self.budget // 2 // self._bytes_per_edge())
         factor = 1 if self.spec.directed else 2
+        counts, self.counts = self.counts, None  # not kept through the encoding
         if self.rows * factor <= per_range:
             return [(0, n, self.rows * factor)]
         xp = self.xp
-        if self.counts is None:
+        if counts is None:
             self.stage = "counting edges per vertex"
-            self.counts = self._list_counts()
-        ends = xp.cumsum(self.counts)
-        self.counts = None
+            counts = self._list_counts()
+        ends = xp.cumsum(counts)
+        del counts
         ranges, v0, before = [], 0, 0
         while v0 < n:
             v1 = int(xp.searchsorted(ends, before + per_range, side="right")) // align * align
