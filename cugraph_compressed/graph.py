@@ -114,7 +114,8 @@ class CompressedGraph(GraphQueries):
         weight, edge_id, edge_type : str, optional
             Names of the per-edge property columns.
         renumber : bool
-            Map arbitrary ids to ``0 .. V-1`` internally; False uses int32/int64 ids as they are.
+            Map arbitrary ids to ``0 .. V-1`` internally, in the graph's ``vertex_order``;
+            False uses int32/int64 ids as they are.
         store_transposed : bool
             Store in-lists (each vertex's sources) instead of out-lists, as cuGraph stores CSC:
             PageRank then pulls without atomics.  BFS and SSSP need out-lists: the first of
