@@ -52,6 +52,9 @@ def degree_order(counts, index_dtype, xp):
 
     Largest degree first, ties by rank (user id ascending)."""
     n = int(counts.size)
+    if n == 0:  # nothing to sort (and no sort of empty keys to rely on)
+        empty = xp.zeros(0, dtype=index_dtype)
+        return empty, empty.copy()
     ranks = xp.arange(n, dtype=np.int64)
     # lexsort: the last key is the primary one; NumPy's and CuPy's both take a (k, n) array.
     rank_of = xp.lexsort(xp.stack([ranks, -counts.astype(np.int64)])).astype(index_dtype)

@@ -98,9 +98,12 @@ def test_results_equal_the_sorted_order(fmt, directed):
         pd.testing.assert_series_equal(mine["vertex"], sorted_["vertex"])
         pd.testing.assert_series_equal(mine["distance"], sorted_["distance"])
     check_against_scipy(df, cgc.bfs(D, start), directed, start)
-    mine, sorted_ = cgc.pagerank(D, tol=1e-10), cgc.pagerank(S, tol=1e-10)
-    pd.testing.assert_series_equal(mine["vertex"], sorted_["vertex"])
-    np.testing.assert_allclose(mine["pagerank"], sorted_["pagerank"], rtol=1e-4, atol=1e-7)
+    picked = pd.unique(df["destination"])[:3]
+    personalization = pd.DataFrame({"vertex": picked, "values": [1.0, 2.0, 0.5]})
+    for kwargs in ({}, {"personalization": personalization}):
+        mine, sorted_ = cgc.pagerank(D, tol=1e-10, **kwargs), cgc.pagerank(S, tol=1e-10, **kwargs)
+        pd.testing.assert_series_equal(mine["vertex"], sorted_["vertex"])
+        np.testing.assert_allclose(mine["pagerank"], sorted_["pagerank"], rtol=1e-4, atol=1e-7)
     if not directed:
         assert partition(cgc.weakly_connected_components(D)) == \
             partition(cgc.weakly_connected_components(S))
