@@ -411,6 +411,8 @@ def _read(source, backend) -> GraphState:
     raw, header_end, version = _read_header(source)
     header = _Fields(raw, "header", name)
     header.known(_HEADER_FIELDS | _ADDED_FIELDS[version])
+    if version >= 2:  # present, even where it is null
+        header.get("vertex_order", (dict, type(None)), "an object or null")
     file_bytes = header.count("file_bytes")
     if file_bytes > source.size:
         raise SavedGraphError(f"{name}: truncated: it has {source.size} bytes, its header says "

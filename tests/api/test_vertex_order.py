@@ -253,6 +253,10 @@ def _order_without_map(h, b):
     h["buffers"] = [e for e in h["buffers"] if not e["name"].startswith("renumber_map")]
 
 
+def _drop_order(h, b):
+    del h["vertex_order"]
+
+
 def _set_order(key, value):
     def mutate(h, b):
         h["vertex_order"][key] = value
@@ -265,6 +269,7 @@ def _set_order(key, value):
     (_order_without_map, "vertex_order is given for a graph without a renumber map"),
     (_set_order("name", "random"), "vertex_order.name is 'random', not one of \\['degree'\\]"),
     (_set_order("extra", 1), "vertex_order holds fields this version does not know"),
+    (_drop_order, "header field header.vertex_order is missing"),
 ])
 def test_damaged_orders_raise(tmp_path, mutate, match):
     df = edges()
