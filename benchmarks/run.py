@@ -35,6 +35,8 @@ def main(argv=None):
     p.add_argument("--cugraph-renumber-false", action="store_true",
                    help="also time cuGraph built with renumber=False (the baseline and every "
                         "contender build with renumber=True)")
+    p.add_argument("--vertex-order", choices=("sorted", "degree"), default="sorted",
+                   help="our graphs' internal vertex order (sorted)")
     p.add_argument("--out", default=None,
                    help="JSON path (default benchmarks/results/<device>-<date>.json)")
     p.add_argument("--git-commit", default=None,
@@ -54,7 +56,7 @@ def main(argv=None):
         repeats=args.repeats, encode_repeats=args.encode_repeats, num_sources=args.sources,
         edge_factor=args.edge_factor, seed=args.seed, backend=args.backend,
         with_cugraph=not args.no_cugraph, cugraph_renumber_false=args.cugraph_renumber_false,
-        git_commit=args.git_commit, checkpoint=checkpoint)
+        vertex_order=args.vertex_order, git_commit=args.git_commit, checkpoint=checkpoint)
     print(f"{record['device']} ({record['backend']}), commit {record['git_commit']}, "
           f"{record['timestamp']}")
     print("\n".join(bench.describe_graphs(record)))

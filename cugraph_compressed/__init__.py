@@ -14,8 +14,8 @@ Parts, each importing only those before it in this list:
 * ``kernels/traversal.py`` + ``traverse.cuh``: the passes over lists every algorithm kernel is
   written on (and their tuning, ``TraversalConfig``).
 * ``_build.py``: the streaming build every graph goes through (``_source.py`` the chunks,
-  ``_idset.py`` the ids, ``_edgelist.py`` cuGraph's rules); ``io.py`` and ``generators.py``
-  make edge sources.
+  ``_idset.py`` the ids, ``_vertex_order.py`` their internal order, ``_edgelist.py``
+  cuGraph's rules); ``io.py`` and ``generators.py`` make edge sources.
 * ``saved.py``: the saved-graph file format (``CompressedGraph.save`` / ``load``, pickling).
 * ``graph.py`` (``CompressedGraph``) and ``graph_view.py``, what the algorithms see of a graph.
 * ``edge_files.py`` (``read_edgelist``): text, Matrix Market and Parquet edge-list files read in

@@ -4,10 +4,12 @@ Every graph is built here, from one frame or from many chunks, on the host or on
 
 1. **Scan.**  One pass over the chunks: their columns and dtypes are checked, their rows
    counted and their vertex ids gathered (:class:`~._idset.IdSet`), which fixes the vertex
-   count and the renumber map.
+   count and the renumber map.  ``vertex_order="degree"`` then counts every vertex's edges
+   in one more pass and orders the internal ids by them (:mod:`._vertex_order`).
 2. **Ranges.**  When the edges do not fit the working budget at once, a second pass counts
    each vertex's edges (upper bounds: parallel edges and both directions of an undirected edge
-   are not merged yet) and cuts the vertices into ranges whose edges fit it.
+   are not merged yet; the degree order's counts when it has them) and cuts the vertices into
+   ranges whose edges fit it.
 3. **Sizes.**  For each range, one pass keeps the edges whose list lies in it (both directions
    of an undirected edge), sorts and deduplicates them and hands them to the layout's
    :class:`~.formats.base.RangeEncoder`, which records the exact size of every list.  With
@@ -56,6 +58,7 @@ from ._ids import VertexIds
 from ._idset import IdSet
 from ._progress import Progress
 from ._source import ChunkError, EdgeChunks, StoredEdges, pieces
+from ._vertex_order import DEGREE, SORTED, degree_order
 
 #: The default working budget: this fraction of the memory where the graph is built (the GPU's
 #: for a device build, the machine's for a host build), at most ``DEFAULT_BUDGET_CAP`` bytes:
@@ -108,6 +111,7 @@ class BuildSpec:
     vertices: object
     names: dict  # source, destination, edge_attr, weight, edge_id, edge_type
     auto: AutoFormat | None = None  # format="auto": layout_class is None
+    vertex_order: str = SORTED  # checked against renumber by the graph
 
     def layouts(self) -> dict:
         """``{name: (layout class, parameters)}``: the layout, or every candidate of auto."""
@@ -151,6 +155,8 @@ class _Build:
         self.stage = "reading ids"
         self.xp = self.lib = None
         self.ids = None
+        self.counts = None  # edges per list (internal ids, with repeats), once counted
+        self.order = None  # the degree order: (internal id of each rank, rank of each id)
         self.stats = {"passes": 0}
 
     # -- passes -------------------------------------------------------------------------------
@@ -224,13 +230,19 @@ class _Build:
             self.ids.add(column_values(vertices, self.xp) if self.ids.numeric else vertices)
             distinct = self.ids.last_distinct if spec.renumber else None
         n = self.ids.finish()
+        self.index_dtype = self.ids.index_dtype
+        if spec.vertex_order == DEGREE:
+            self.stage = "counting degrees for the vertex order"
+            by_rank = self._list_counts()
+            self.order = degree_order(by_rank, self.index_dtype, self.xp)
+            self.ids.reorder(self.order[0])
+            self.counts = by_rank[self.order[1]]  # the range split needs no pass of its own
         if not spec.renumber:  # auto sizes every candidate: their encoders live side by side
             per_vertex = sum(cls.build_bytes_per_vertex for cls, _ in spec.layouts().values())
             check_vertex_memory(n, per_vertex, source.backend)
         if vertices is not None:
             check_vertices(n, spec.renumber, vertices, self.xp, distinct)
         self.rows = total
-        self.index_dtype = self.ids.index_dtype
         self.vertex_dtype = np.dtype(np.int64 if self.wide or n > INT32_MAX else np.int32)
 
     def _vertices(self):
@@ -296,16 +308,13 @@ class _Build:
         n = self.ids.num_vertices
         per_range = max(1, self.budget // 2 // self._bytes_per_edge())
         factor = 1 if self.spec.directed else 2
+        counts, self.counts = self.counts, None  # not kept through the encoding
         if self.rows * factor <= per_range:
             return [(0, n, self.rows * factor)]
         xp = self.xp
-        self.stage = "counting edges per vertex"
-        counts = xp.zeros(n, dtype=np.int64)
-        for piece in self._pieces(properties=False):
-            owner, neighbour = self._oriented(piece)
-            counts += xp.bincount(owner, minlength=n)
-            if not self.spec.directed:
-                counts += xp.bincount(neighbour, minlength=n)
+        if counts is None:
+            self.stage = "counting edges per vertex"
+            counts = self._list_counts()
         ends = xp.cumsum(counts)
         del counts
         ranges, v0, before = [], 0, 0
@@ -318,6 +327,18 @@ class _Build:
             ranges.append((v0, v1, upto - before))
             v0, before = v1, upto
         return ranges or [(0, 0, 0)]
+
+    def _list_counts(self):
+        """One pass: every list's edges in the input (int64, by the ids ``_pieces`` gives),
+        parallel edges included; an undirected row counts at both ends."""
+        xp, n = self.xp, self.ids.num_vertices
+        counts = xp.zeros(n, dtype=np.int64)
+        for piece in self._pieces(properties=False):
+            owner, neighbour = self._oriented(piece)
+            counts += xp.bincount(owner, minlength=n)
+            if not self.spec.directed:
+                counts += xp.bincount(neighbour, minlength=n)
+        return counts
 
     def _oriented(self, piece):
         """``(list owner, neighbour)`` of a piece's edges: in-lists are stored transposed."""
@@ -345,8 +366,9 @@ class _Build:
                 kept = edges
             del edges
         prop_bytes = sum(num_edges * d.itemsize for d in self.prop_dtypes.values())
-        ids = VertexIds(self.source.backend, n, self.vertex_dtype, self.ids.renumber_map)
-        extra = prop_bytes + ids.nbytes()
+        ids = VertexIds(self.source.backend, n, self.vertex_dtype, self.ids.renumber_map,
+                        self.order)
+        extra = prop_bytes + ids.nbytes() + ids.order_nbytes()
         if spec.auto is not None:
             limit = spec.auto.max_nbytes
             if limit is None:

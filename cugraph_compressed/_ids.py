@@ -3,7 +3,13 @@
 A graph's vertices are ``0 .. n - 1`` internally.  :class:`VertexIds` translates between those
 and the user's ids (through the renumber map when the graph was renumbered) and builds result
 frames of the graph's frame library (pandas or cuDF).  The graph and every algorithm go through
-it, so a future internal vertex order or synthetic vertices change this one place.
+it, so the internal vertex order (:mod:`._vertex_order`) changes this one place.
+
+A renumbered graph keeps its user ids sorted (the renumber map: entry ``r`` is the id of rank
+``r``).  In the ``"sorted"`` order internal id ``i`` is rank ``i``; another order keeps two
+permutations beside the map, built once with the graph: the internal id of each rank and the
+rank of each internal id.  Results list every vertex in sorted user-id order whatever the
+internal order (a gather through the first permutation per column, no sort per call).
 """
 from __future__ import annotations
 
@@ -15,13 +21,31 @@ from ._backend import HOST
 
 class VertexIds:
     """The vertex ids of one graph: ``n`` internal ids of ``dtype`` and, when renumbered, the
-    map from internal to user ids (a Series of the graph's frame library)."""
+    user ids in sorted order (``renumber_map``, a Series of the graph's frame library) and the
+    internal order.
 
-    def __init__(self, backend: str, n: int, dtype, renumber_map=None):
+    Parameters
+    ----------
+    backend : str
+        ``"host"`` or ``"device"``.
+    n : int
+        The number of vertices.
+    dtype : numpy.dtype
+        The vertex dtype of results.
+    renumber_map : Series, optional
+        The user ids, strictly increasing; None for a graph that was not renumbered.
+    order : tuple of two arrays, optional
+        ``(internal id of each rank, rank of each internal id)``, permutations of
+        ``0 .. n - 1`` (NumPy or CuPy); None for the ``"sorted"`` order, where both are the
+        identity.
+    """
+
+    def __init__(self, backend: str, n: int, dtype, renumber_map=None, order=None):
         self.backend = backend
         self.n = int(n)
         self.dtype = np.dtype(dtype)
         self.renumber_map = renumber_map
+        self.internal_of, self.rank_of = (None, None) if order is None else order
         self._numeric_map = None  # the map's values as an array, once asked for
         self._index = None  # an Index of the map (ids that are not numbers), once asked for
 
@@ -59,19 +83,50 @@ class VertexIds:
             return 0
         return int(self.renumber_map.memory_usage(index=False, deep=True))
 
+    def order_nbytes(self) -> int:
+        """Bytes of the order's two permutations (0 in the sorted order)."""
+        if self.internal_of is None:
+            return 0
+        return int(self.internal_of.nbytes + self.rank_of.nbytes)
+
     # -- frames -----------------------------------------------------------------------------
     def frame(self, columns: dict):
         """A frame of the graph's library from ``{name: Series or array}``."""
         lib = _backend.frame_library(self.backend)
         return lib.DataFrame({k: as_series(v, self.backend) for k, v in columns.items()})
 
-    def vertex_frame(self, columns: dict):
-        """A result frame: ``vertex`` (every vertex, user ids) followed by ``columns``."""
-        return self.frame({"vertex": self.all(), **columns})
+    def vertex_frame(self, columns: dict, vertex_at: int = 0):
+        """A result frame: ``vertex`` (every vertex, user ids, sorted for a renumbered graph)
+        at position ``vertex_at`` among ``columns``, values of every vertex in internal order
+        (arrays or Series), which are put in the rows' order."""
+        items = [(name, self.in_result_order(v)) for name, v in columns.items()]
+        items.insert(vertex_at, ("vertex", self.all()))
+        return self.frame(dict(items))
+
+    def in_result_order(self, values):
+        """Per-vertex ``values`` (array or Series, internal order) in the order of
+        :meth:`all`: a gather through the order's permutation, ``values`` itself in the
+        sorted order."""
+        if self.internal_of is None:
+            return values
+        with _backend.allocations(self.backend):  # device results come from RMM
+            if hasattr(values, "isna"):  # a Series
+                return values.take(self.internal_of).reset_index(drop=True)
+            return values[self.internal_of]
+
+    def sorted_internal(self, internal):
+        """Internal ids sorted by their user ids (by internal id for a graph that was not
+        renumbered, where the two are the same)."""
+        xp = _backend.array_module(self.backend)
+        if self.internal_of is None:
+            return xp.sort(internal)
+        with _backend.allocations(self.backend):
+            return self.internal_of[xp.sort(self.rank_of[internal])].astype(internal.dtype)
 
     # -- translation ------------------------------------------------------------------------
     def all(self):
-        """Every vertex's user id, in internal order, as a Series."""
+        """Every vertex's user id as a Series: sorted for a renumbered graph, ``0 .. n - 1``
+        otherwise (the row order of every result)."""
         if self.renumber_map is not None:
             return self.renumber_map.reset_index(drop=True)
         xp = _backend.array_module(self.backend)
@@ -136,14 +191,22 @@ class VertexIds:
             hit = xp.zeros(found.size, dtype=bool)
             hit[inside] = values[found[inside]] == query[inside]
             found[~hit] = -1
-            return found
+            return self._internal_of_rank(found)
         if self._index is None:  # its hash table is built once, not on every lookup
             self._index = lib.Index(self.renumber_map)
         index = self._index
         try:
-            return xp.asarray(index.get_indexer(series)).astype(np.int64)
+            found = xp.asarray(index.get_indexer(series)).astype(np.int64)
         except (TypeError, ValueError):
             return xp.full(len(series), -1, dtype=np.int64)
+        return self._internal_of_rank(found)
+
+    def _internal_of_rank(self, ranks):
+        """Internal ids (int64) of ranks in the renumber map, -1 kept."""
+        if self.internal_of is None or not self.n:  # no vertex: every rank is -1
+            return ranks
+        xp = _backend.array_module(self.backend)
+        return xp.where(ranks < 0, -1, self.internal_of[xp.maximum(ranks, 0)].astype(np.int64))
 
     def to_user(self, internal):
         """User ids of internal ids; negative entries (no vertex) stay -1, or null for id types
@@ -153,9 +216,12 @@ class VertexIds:
         xp = _backend.array_module(self.backend)
         lib = _backend.frame_library(self.backend)
         missing = internal < 0
+        ranks = xp.where(missing, 0, internal)
+        if self.rank_of is not None:
+            ranks = self.rank_of[ranks]
         values = self._map_array()
         if values is not None:  # a gather of the map's array: no Series machinery
-            ids = values[xp.where(missing, 0, internal)]
+            ids = values[ranks]
             any_missing = bool(missing.any())
             if not any_missing or values.dtype.kind in "if":
                 if any_missing:
@@ -163,7 +229,7 @@ class VertexIds:
                 return lib.Series(ids)
             ids = lib.Series(ids)
         else:
-            ids = self.renumber_map.reset_index(drop=True).take(xp.where(missing, 0, internal))
+            ids = self.renumber_map.reset_index(drop=True).take(ranks)
             ids = ids.reset_index(drop=True)
             if not bool(missing.any()):
                 return ids

@@ -11,6 +11,10 @@ internal ids with :meth:`IdSet.internal`.  Only O(V) state is kept across pieces
   most ``DENSE_SPAN`` values per id).
 * Other ids (strings, categories...): the distinct ids as a Series of the frame library,
   sorted at the end; internal ids are found through an Index.
+
+A renumbered build may then :meth:`IdSet.reorder` the vertices (``vertex_order="degree"``,
+:mod:`._vertex_order`): the rank of an id among the sorted ids is looked up as above and
+mapped through the order to its internal id.
 """
 from __future__ import annotations
 
@@ -49,7 +53,8 @@ class IdSet:
         self._table = None  # (lowest id, internal id of every id from it) when ids are dense
         self.num_vertices = None
         self.last_distinct = None  # distinct numeric ids of the last add
-        self.renumber_map = None
+        self.renumber_map = None  # the distinct ids, sorted
+        self.internal_of = None  # reordered: the internal id of each rank
         self._index = None
 
     def add(self, values, where: str = "") -> None:
@@ -114,6 +119,14 @@ class IdSet:
         table[ids.astype(np.int64) - low] = xp.arange(ids.size, dtype=self.index_dtype)
         return low, table
 
+    def reorder(self, internal_of) -> None:
+        """Give the id of rank ``r`` (in sorted order) internal id ``internal_of[r]``, a
+        permutation of ``0 .. V-1`` (``index_dtype``); called after :meth:`finish`."""
+        self.internal_of = internal_of
+        if self._table is not None:  # one gather per lookup still
+            low, table = self._table
+            self._table = low, internal_of[table]
+
     @property
     def index_dtype(self) -> np.dtype:
         """The dtype of internal ids while building: int32 wherever they fit."""
@@ -128,8 +141,10 @@ class IdSet:
             low, table = self._table
             return table[values.astype(np.int64) - low]
         if self.numeric:
-            return xp.searchsorted(self._sorted, values.astype(self.dtype, copy=False)).astype(
-                self.index_dtype, copy=False)
-        found = self._index.get_indexer(values)
-        return xp.asarray(found).astype(self.index_dtype, copy=False)
+            rank = xp.searchsorted(self._sorted, values.astype(self.dtype, copy=False))
+        else:
+            rank = xp.asarray(self._index.get_indexer(values))
+        if self.internal_of is not None:
+            return self.internal_of[rank]
+        return rank.astype(self.index_dtype, copy=False)
 

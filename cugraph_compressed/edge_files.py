@@ -36,6 +36,7 @@ from ._text_pieces import (
     read_bytes,
     split_lines,
 )
+from ._vertex_order import check_vertex_order, check_with_renumber
 from .formats import layout_class
 from .graph import CompressedGraph
 
@@ -63,7 +64,7 @@ def read_edgelist(path, format=None, *, delimiter=None, header="infer", comment=
                   names=None, dtype=None, source=None, destination=None, weight=None,
                   directed=None, layout="csr", renumber=True, store_transposed=False,
                   backend=None, memory_budget=None, chunk_bytes=None, as_frame=False,
-                  **layout_params):
+                  vertex_order="sorted", **layout_params):
     """Read an edge-list file into a graph (or, with ``as_frame=True``, into one frame).
 
     Text files (comma, tab or blank separated, as SNAP and KONECT files come) and Matrix
@@ -126,6 +127,9 @@ def read_edgelist(path, format=None, *, delimiter=None, header="infer", comment=
     as_frame : bool
         Return the file's edges as one frame (every column; Matrix Market ids 0-based, the
         entries as stored) instead of a graph.
+    vertex_order : {"sorted", "degree"}
+        The internal vertex order, as for ``CompressedGraph`` (``"degree"`` needs
+        ``renumber=True``).
     **layout_params
         The layout's parameters, as for ``CompressedGraph``.
 
@@ -171,6 +175,8 @@ def read_edgelist(path, format=None, *, delimiter=None, header="infer", comment=
     if chunk_bytes is not None:
         chunk_bytes = check_int("chunk_bytes", chunk_bytes, 1)
     layout_class(layout).check_params(**layout_params)
+    check_with_renumber(check_vertex_order(vertex_order), check_bool("renumber", renumber))
+    layout_params = dict(layout_params, vertex_order=vertex_order)  # the graph's arguments
     if fmt == "parquet":
         _refuse(fmt, delimiter=delimiter, comment=comment, names=names, dtype=dtype,
                 header=header)

@@ -20,6 +20,8 @@ from ._auto import AUTO, AutoFormat
 from ._backend import DEVICE, HOST
 from ._build import BuildSpec, build
 from ._source import EdgeChunks, StoredEdges, backend_of
+from ._vertex_order import DEFAULT as DEFAULT_VERTEX_ORDER
+from ._vertex_order import check_vertex_order, check_with_renumber
 from .formats import layout_class
 from .formats.base import plain_csr_nbytes
 from .graph_queries import GraphQueries
@@ -44,6 +46,18 @@ class CompressedGraph(GraphQueries):
         and encodes the smallest that fits, or a faster one within 10% of it
         (:mod:`cugraph_compressed._auto`); :attr:`format` then names it and
         :attr:`format_choice` gives every candidate's bytes and the reason.
+    vertex_order : {"sorted", "degree"}
+        The internal vertex order of a renumbered graph (``renumber=True``, the builders'
+        default).  ``"sorted"``: internal ids by user id ascending.  ``"degree"``: hubs
+        first, by the degree of the stored lists counted over the input rows (a directed
+        graph's out-degree, its in-degree with ``store_transposed=True``; an undirected
+        graph's row ends naming the vertex; parallel edges included), ties by user id
+        ascending, so the order is the same however the input is chunked.  Results are the
+        same in both, in user ids and in sorted user-id order; the order changes the internal
+        ids (``lookup_internal_vertex_id``, ``view_edge_list``'s undirected edge direction,
+        WCC labels) and the layout's bytes.  Anything but ``"sorted"`` with
+        ``renumber=False`` raises ValueError at the build.  The default, ``"sorted"``, may
+        change once measurements of both orders choose it (``benchmarks/vertex_order.py``).
     **layout_params
         The layout's own parameters, e.g. ``force_64bit=True`` for ``"csr"``.  With
         ``"auto"``: ``candidates`` (layout names, default all) and ``max_nbytes`` (the most
@@ -59,8 +73,10 @@ class CompressedGraph(GraphQueries):
     of edges beyond memory.
     """
 
-    def __init__(self, directed: bool = False, format: str = "csr", **layout_params):
+    def __init__(self, directed: bool = False, format: str = "csr",
+                 vertex_order: str = DEFAULT_VERTEX_ORDER, **layout_params):
         self._directed = check_bool("directed", directed)
+        self._vertex_order = check_vertex_order(vertex_order)
         # format="auto": the candidates; the layout class and parameters are the chosen
         # layout's once built.
         auto = isinstance(format, str) and format == AUTO
@@ -98,7 +114,8 @@ class CompressedGraph(GraphQueries):
         weight, edge_id, edge_type : str, optional
             Names of the per-edge property columns.
         renumber : bool
-            Map arbitrary ids to ``0 .. V-1`` internally; False uses int32/int64 ids as they are.
+            Map arbitrary ids to ``0 .. V-1`` internally, in the graph's ``vertex_order``;
+            False uses int32/int64 ids as they are.
         store_transposed : bool
             Store in-lists (each vertex's sources) instead of out-lists, as cuGraph stores CSC:
             PageRank then pulls without atomics.  BFS and SSSP need out-lists: the first of
@@ -262,9 +279,11 @@ vertices
 
     def _spec(self, source, destination, edge_attr, weight, edge_id, edge_type, renumber,
               store_transposed, symmetrize, vertices) -> BuildSpec:
+        renumber = check_bool("renumber", renumber)
+        check_with_renumber(self._vertex_order, renumber)
         return BuildSpec(
             layout_class=self._layout_class, layout_params=self._layout_params, auto=self._auto,
-            directed=self._directed, renumber=check_bool("renumber", renumber),
+            vertex_order=self._vertex_order, directed=self._directed, renumber=renumber,
             store_transposed=check_bool("store_transposed", store_transposed),
             symmetrize=symmetrize, vertices=vertices,
             names={"source": source, "destination": destination, "edge_attr": edge_attr,
@@ -335,7 +354,7 @@ vertices
         # The class goes along, so a drop-in ``Graph`` comes back as one.
         if self._layout is None:
             return _unpickle_empty, (self._directed, self.format, self.layout_params,
-                                     self._traversal, type(self))
+                                     self._traversal, type(self), self._vertex_order)
         data = saved.dumps(self._saved_state())
         return _unpickle, (pickle.PickleBuffer(data) if protocol >= 5 else data,
                            self._traversal, type(self))
@@ -348,19 +367,22 @@ vertices
         return saved.GraphState(
             backend=self.backend, directed=self._directed, store_transposed=self.store_transposed,
             in_lists=self._in_lists, layout=self._layout, properties=self._properties,
-            ids=self._ids, columns=self._columns, build_stats=self.build_stats)
+            ids=self._ids, columns=self._columns, build_stats=self.build_stats,
+            vertex_order=self._vertex_order)
 
     @classmethod
-    def _blank(cls, directed, format, layout_params) -> CompressedGraph:
+    def _blank(cls, directed, format, layout_params,
+               vertex_order=DEFAULT_VERTEX_ORDER) -> CompressedGraph:
         """An empty graph of this class, made by ``CompressedGraph``'s constructor (a subclass's
         own, such as the drop-in ``Graph(m_graph, directed)``, takes other arguments)."""
         G = cls.__new__(cls)
-        CompressedGraph.__init__(G, directed, format, **layout_params)
+        CompressedGraph.__init__(G, directed, format, vertex_order=vertex_order, **layout_params)
         return G
 
     @classmethod
     def _from_saved(cls, state: saved.GraphState) -> CompressedGraph:
-        G = cls._blank(state.directed, state.layout.name, state.layout.params)
+        G = cls._blank(state.directed, state.layout.name, state.layout.params,
+                       state.vertex_order)
         G._layout, G._properties, G._ids = state.layout, state.properties, state.ids
         G._columns, G.build_stats = state.columns, state.build_stats
         G.backend, G.store_transposed, G._in_lists = (state.backend, state.store_transposed,
@@ -446,6 +468,12 @@ vertices
         return dict(self._layout_params)
 
     @property
+    def vertex_order(self) -> str:
+        """The internal vertex order asked for: ``"sorted"`` or ``"degree"`` (see the class
+        parameters)."""
+        return self._vertex_order
+
+    @property
     def vertex_dtype(self):
         """The dtype of vertex ids in results (int32 or int64); None before a build."""
         return None if self._ids is None else self._ids.dtype
@@ -457,6 +485,8 @@ vertices
 
     def __repr__(self) -> str:
         head = f"{type(self).__name__}(format={self.format!r}, directed={self._directed}"
+        if self._vertex_order != DEFAULT_VERTEX_ORDER:
+            head += f", vertex_order={self._vertex_order!r}"
         if self._layout is None:
             return f"{head}, empty)"
         edges = "edges" if self._directed else "stored_edges"  # both directions: no decode
@@ -514,11 +544,14 @@ vertices
         return plain_csr_nbytes(layout.num_vertices, layout.num_edges) / max(layout.nbytes, 1)
 
     def nbytes_by_component(self) -> dict:
-        """Bytes of every buffer the graph holds: the layout's, edge properties, renumber map."""
+        """Bytes of every buffer the graph holds: the layout's, edge properties, renumber map
+        and, for an order other than ``"sorted"``, its permutations (``vertex_order``)."""
         sizes = dict(self._require_built().nbytes_by_component())
         sizes.update({name: int(values.nbytes) for name, values in self._properties.items()})
         if self._ids.renumbered:
             sizes["renumber_map"] = self._ids.nbytes()
+        if self._ids.order_nbytes():
+            sizes["vertex_order"] = self._ids.order_nbytes()
         return sizes
 
     def validate(self) -> None:
@@ -553,14 +586,16 @@ def _unpickle(data, traversal, cls=CompressedGraph) -> CompressedGraph:
 
 
 def _unpickle_empty(directed, format, layout_params, traversal,
-                    cls=CompressedGraph) -> CompressedGraph:
-    G = cls._blank(directed, format, layout_params)
+                    cls=CompressedGraph,
+                    vertex_order=DEFAULT_VERTEX_ORDER) -> CompressedGraph:
+    G = cls._blank(directed, format, layout_params, vertex_order)
     G.traversal = traversal
     return G
 
 
 def estimate_nbytes(df, format="csr", source="source", destination="destination", directed=False,
-                    renumber=True, weight=None, **layout_params) -> int:
+                    renumber=True, weight=None, vertex_order=DEFAULT_VERTEX_ORDER,
+                    **layout_params) -> int:
     """What ``nbytes`` of the graph built from ``df`` would be, without encoding it.
 
     Runs the streaming build of ``from_cudf_edgelist`` / ``from_pandas_edgelist`` (a cuDF frame
@@ -578,13 +613,16 @@ def estimate_nbytes(df, format="csr", source="source", destination="destination"
         Column names, as for ``from_cudf_edgelist``.
     directed, renumber : bool
         As for ``CompressedGraph`` and ``from_cudf_edgelist``.
+    vertex_order : {"sorted", "degree"}
+        As for ``CompressedGraph``.
     **layout_params
         The layout's parameters.
     """
     backend = backend_of(df)
     if backend is None:
         raise TypeError(f"df must be a cudf or pandas DataFrame, got {type(df).__name__}")
-    graph = CompressedGraph(directed=directed, format=format, **layout_params)
+    graph = CompressedGraph(directed=directed, format=format, vertex_order=vertex_order,
+                            **layout_params)
     spec = graph._spec(source, destination, None, weight, None, None, renumber, False, None,
                        None)
     return build(EdgeChunks([df], backend, single=True), spec, size_only=True)

@@ -93,9 +93,9 @@ class GraphQueries:
         Returns
         -------
         Series
-            User ids, sorted by internal id (by id for renumbered graphs), named ``dst`` (``0``
-            for ids cuGraph renumbers), as cuGraph names it; empty when ``n`` is not a vertex,
-            as in cuGraph.
+            User ids, sorted (by internal id, which is the id, for graphs that were not
+            renumbered), named ``dst`` (``0`` for ids cuGraph renumbers), as cuGraph names it;
+            empty when ``n`` is not a vertex, as in cuGraph.
         """
         view = self.view()
         u = _one_vertex(view, n, "neighbors")
@@ -109,7 +109,7 @@ class GraphQueries:
                                      for piece in _pieces(self, view, adj, "neighbors")])
             else:
                 found = _concat(xp, list(_list_windows(self, view, adj, u, "neighbors")))
-            found = xp.sort(found).astype(view.vertex_dtype)
+            found = view.ids.sorted_internal(found.astype(view.vertex_dtype))
         series = as_series(view.ids.to_user(found), view.backend)
         series.name = "dst" if view.ids.native else "0"
         return series
@@ -367,7 +367,9 @@ def _degree_frame(graph, vertex_subset, kind: str):
             if internal is not None:
                 array = array[internal]
             columns[name] = _in_vertex_dtype(array, view.vertex_dtype)
-    vertex = ids.all() if internal is None else ids.to_user(internal)
+    if internal is None:  # every vertex, in the rows' order of every result
+        return ids.vertex_frame(columns, vertex_at=len(columns) if ids.native else 0)
+    vertex = ids.to_user(internal)
     if ids.native:
         return ids.frame({**columns, "vertex": vertex})
     return ids.frame({"vertex": vertex, **columns})

@@ -8,7 +8,7 @@ the same bytes.  Loading always verifies every checksum and the layout's invaria
 graph is handed out, so no kernel ever reads a damaged buffer; whatever is wrong with a file
 raises :class:`SavedGraphError`, a ValueError whose message starts with the file's name.
 
-File layout, version 1
+File layout, version 2
 ----------------------
 Integers are little-endian; offsets count bytes from the start of the file.
 
@@ -16,7 +16,7 @@ Integers are little-endian; offsets count bytes from the start of the file.
 offset  bytes  content
 ======  =====  ===========================================================================
 0       8      magic ``89 43 47 43 0D 0A 1A 0A`` (``b"\\x89CGC\\r\\n\\x1a\\n"``)
-8       4      format version, uint32: ``1``
+8       4      format version, uint32: ``2`` (version ``1`` files are read too)
 12      4      CRC-32 of the header's ``H`` bytes, uint32
 16      8      ``H``, the header's length in bytes, uint64
 24      H      the header: one JSON object, in ASCII
@@ -57,9 +57,15 @@ The header
     The dtype of vertex ids in results; int64 when ``num_vertices > 2**31 - 1``.
 ``renumber_map`` (null, or a column)
     null: the graph was built with ``renumber=False``; internal vertex ``i`` is user id ``i``.
-    Otherwise the graph's vertex order: entry ``i`` is the user id of internal vertex ``i``,
-    ``num_vertices`` entries, strictly increasing (the build sorts the ids; for a categorical
-    map, its codes increase).
+    Otherwise the user ids in sorted order: ``num_vertices`` entries, strictly increasing
+    (for a categorical map, its codes increase).  Entry ``r`` is the user id of internal
+    vertex ``r`` unless ``vertex_order`` says otherwise.
+``vertex_order`` (null, or an object; version 2)
+    null: the ``"sorted"`` order (a graph without renumbering, or one whose internal ids are
+    the ranks of its sorted user ids; every version 1 file).  Otherwise ``name``
+    (``"degree"``: ``CompressedGraph(vertex_order=...)``) and ``internal_of``, the buffer
+    of a permutation of ``0 .. num_vertices - 1`` (int32 or int64): entry ``r`` is the
+    internal id of ``renumber_map`` entry ``r``.  Only a renumbered graph has one.
 ``build_stats`` (object)
     ``CompressedGraph.build_stats``, kept: passes, vertex ranges and the ``budget`` a
     re-orientation of the loaded graph works under.
@@ -98,8 +104,8 @@ length against the file's, its CRC, its JSON, every field's presence and type; u
 are refused: anything added to the format is a new version), ``file_bytes`` against the
 file's length, the buffer table (dtypes, shapes, sizes, alignment, order, each buffer used
 once), every buffer's CRC, the graph (counts, properties, flags, the renumber map's length and
-order) and the layout's invariants (``Layout.validate()``).  Each failure raises
-:class:`SavedGraphError`; a broken invariant raises it from the layout's
+order, the vertex order's permutation) and the layout's invariants (``Layout.validate()``).
+Each failure raises :class:`SavedGraphError`; a broken invariant raises it from the layout's
 ``LayoutInvariantError``.  A GPU load reads each buffer block by block into pinned host
 memory, checks the CRC on those host bytes and copies them to the buffer's final place in
 RMM memory (two blocks in turn, so reading one overlaps copying the other); a failed check
@@ -124,11 +130,14 @@ import numpy as np
 from . import _backend
 from ._backend import DEVICE, HOST
 from ._ids import VertexIds
+from ._vertex_order import DEGREE, SORTED
 from .formats import layout_class
 from .formats.base import Layout, LayoutInvariantError
 
 MAGIC = b"\x89CGC\r\n\x1a\n"
-VERSION = 1
+VERSION = 2
+#: Versions this module reads: 1 lacks ``vertex_order`` (every graph in the sorted order).
+READABLE = (1, 2)
 #: magic, version, header CRC-32, header length.
 PREAMBLE = struct.Struct("<8sIIQ")
 ALIGN = 64
@@ -144,6 +153,9 @@ INT32_MAX = np.iinfo(np.int32).max
 _HEADER_FIELDS = {"file_bytes", "backend", "directed", "store_transposed", "in_lists", "layout",
                   "properties", "columns", "vertex_dtype", "renumber_map", "build_stats",
                   "checksum", "buffers"}
+#: Fields each version adds to those of version 1.
+_ADDED_FIELDS = {1: set(), 2: {"vertex_order"}}
+ORDER_NAMES = (DEGREE,)  # the orders a file names; "sorted" is null
 
 
 class SavedGraphError(ValueError):
@@ -166,6 +178,7 @@ class GraphState:
     ids: VertexIds
     columns: dict
     build_stats: dict
+    vertex_order: str = SORTED
 
 
 # -- writing ------------------------------------------------------------------------------------
@@ -240,6 +253,9 @@ def _plan(state: GraphState) -> _Plan:
         "vertex_dtype": ids.dtype.name,
         "renumber_map": (None if ids.renumber_map is None
                          else _column_to_json(ids.renumber_map, "renumber_map", buffer)),
+        "vertex_order": (None if ids.internal_of is None else
+                         {"name": state.vertex_order,
+                          "internal_of": buffer("vertex_order/internal_of", ids.internal_of)}),
         "build_stats": state.build_stats,
         "checksum": CHECKSUM,
         "buffers": [],
@@ -392,9 +408,11 @@ class _MemorySource:
 
 def _read(source, backend) -> GraphState:
     name = source.name
-    raw, header_end = _read_header(source)
+    raw, header_end, version = _read_header(source)
     header = _Fields(raw, "header", name)
-    header.known(_HEADER_FIELDS)
+    header.known(_HEADER_FIELDS | _ADDED_FIELDS[version])
+    if version >= 2:  # present, even where it is null
+        header.get("vertex_order", (dict, type(None)), "an object or null")
     file_bytes = header.count("file_bytes")
     if file_bytes > source.size:
         raise SavedGraphError(f"{name}: truncated: it has {source.size} bytes, its header says "
@@ -439,10 +457,10 @@ def _read_header(source):
         raise SavedGraphError(f"{name}: truncated: {source.size} bytes, fewer than the "
                               f"{PREAMBLE.size}-byte preamble")
     _, version, crc, length = PREAMBLE.unpack(head)
-    if version != VERSION:
+    if version not in READABLE:
         newer = " (written by a newer cugraph_compressed)" if version > VERSION else ""
         raise SavedGraphError(f"{name}: format version {version}{newer}; this "
-                              f"cugraph_compressed reads version {VERSION}")
+                              f"cugraph_compressed reads versions {list(READABLE)}")
     end = PREAMBLE.size + length
     if end > source.size:
         raise SavedGraphError(f"{name}: truncated: its header ends at byte {end}, the file has "
@@ -454,7 +472,7 @@ def _read_header(source):
         raise SavedGraphError(f"{name}: the header is damaged: its CRC-32 is {computed:08x}, "
                               f"the preamble says {crc:08x}")
     try:
-        return json.loads(raw.decode("ascii")), end
+        return json.loads(raw.decode("ascii")), end, version
     except ValueError as exc:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
         raise SavedGraphError(f"{name}: the header is not JSON: {exc}") from None
 
@@ -609,6 +627,8 @@ def _uses(header: _Fields, entries: list) -> dict:
         use(properties, key, KEPT)
     if header.get("renumber_map", (dict, type(None)), "an object or null") is not None:
         column(header.object("renumber_map"), True)
+    if header.value.get("vertex_order") is not None:
+        use(header.object("vertex_order"), "internal_of", KEPT)
     unused = [name for name in kinds if name not in uses]
     if unused:
         header.fail(f"lists buffers no field names: {unused}", "buffers")
@@ -781,12 +801,42 @@ def _state(header: _Fields, buffers: dict, backend: str, name: str) -> GraphStat
     if header.value["renumber_map"] is not None:
         renumber_map = _column_from_json(header.object("renumber_map"), buffers, backend, n,
                                          True)
+    order_name, order = _vertex_order(header, buffers, n, renumber_map is not None, xp)
     return GraphState(
         backend=backend, directed=directed, store_transposed=store_transposed,
         in_lists=in_lists, layout=built, properties=properties,
-        ids=VertexIds(backend, n, vertex_dtype, renumber_map),
+        ids=VertexIds(backend, n, vertex_dtype, renumber_map, order),
         columns={k: _label_from_json(v) for k, v in columns.value.items()},
-        build_stats=header.object("build_stats").value)
+        build_stats=header.object("build_stats").value, vertex_order=order_name)
+
+
+def _vertex_order(header: _Fields, buffers: dict, n: int, renumbered: bool, xp):
+    """``(name, (internal_of, rank_of) or None)`` of the header's ``vertex_order``, its
+    permutation checked; the inverse is computed here, not stored."""
+    if header.value.get("vertex_order") is None:
+        return SORTED, None
+    fields = header.object("vertex_order")
+    fields.known({"name", "internal_of"})
+    order_name = fields.choice("name", ORDER_NAMES)
+    if not renumbered:
+        fields.fail("is given for a graph without a renumber map (renumber=False keeps the "
+                    "user's ids in their order)")
+    internal_of = buffers[fields.text("internal_of")]
+    good = internal_of.ndim == 1 and internal_of.size == n \
+        and internal_of.dtype in (np.int32, np.int64)
+    if good and n:
+        low, high = int(internal_of.min()), int(internal_of.max())
+        good = 0 <= low and high < n
+        if good:
+            seen = xp.zeros(n, dtype=bool)
+            seen[internal_of] = True
+            good = bool(seen.all())
+    if not good:
+        fields.fail(f"names a {internal_of.dtype} buffer of shape {internal_of.shape} that is "
+                    f"not a permutation of 0 .. {n - 1} (int32 or int64)", "internal_of")
+    rank_of = xp.empty(n, dtype=internal_of.dtype)
+    rank_of[internal_of] = xp.arange(n, dtype=internal_of.dtype)
+    return order_name, (internal_of, rank_of)
 
 
 # -- columns: the renumber map and column labels --------------------------------------------------

@@ -566,7 +566,8 @@ def check_sssp_against_cugraph(name, directed, result):
 def assert_identical_graphs(G, H):
     """``H`` holds everything ``G`` holds (either backend each): the layout's buffers (names,
     order, dtypes, shapes, bits), counts and state, the properties, the vertex ids (the renumber
-    map's values and dtype), the column names, the flags and ``build_stats``."""
+    map's values and dtype, the vertex order and its permutations), the column names, the
+    flags and ``build_stats``."""
     assert (H.format, H.layout_params, H.is_directed()) == (G.format, G.layout_params,
                                                            G.is_directed())
     assert (H.store_transposed, H._in_lists) == (G.store_transposed, G._in_lists)
@@ -590,6 +591,13 @@ def assert_identical_graphs(G, H):
         assert mine.tolist() == theirs.tolist()
     assert H._columns == G._columns
     assert H.build_stats == G.build_stats
+    assert H.vertex_order == G.vertex_order
+    for name in ("internal_of", "rank_of"):
+        mine, theirs = getattr(H._ids, name), getattr(G._ids, name)
+        assert (mine is None) == (theirs is None), name
+        if theirs is not None:
+            got, want = host_array(mine), host_array(theirs)
+            assert got.dtype == want.dtype and np.array_equal(got, want), name
 
 
 def saved_parts(path):
@@ -605,7 +613,7 @@ def saved_parts(path):
     return header, buffers
 
 
-def write_saved(path, header, buffers, version=1, fix_checksums=True):
+def write_saved(path, header, buffers, version=2, fix_checksums=True):
     """Write a saved graph by hand: ``header`` (its offsets, ``file_bytes`` and, with
     ``fix_checksums``, its buffers' CRC-32 recomputed) and the bytes of ``buffers``."""
     import json

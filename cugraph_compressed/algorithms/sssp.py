@@ -257,8 +257,9 @@ def sssp(G, source=None, method=None, directed=None, return_predecessors=None, u
     (start,) = G.ids.to_internal([source], "source")
     dist, pred = ALGORITHM.run(G, int(start), cutoff)
     dist[dist == np.inf] = np.finfo(dist.dtype).max  # cuGraph's "unreachable"
-    return G.ids.frame({"distance": dist, "vertex": G.ids.all(),
-                        "predecessor": G.ids.to_user(pred.astype(G.vertex_dtype))})
+    return G.ids.vertex_frame({"distance": dist,
+                               "predecessor": G.ids.to_user(pred.astype(G.vertex_dtype))},
+                              vertex_at=1)
 
 
 ALGORITHM = ALGORITHMS["sssp"]

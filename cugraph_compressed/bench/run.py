@@ -26,6 +26,7 @@ import sys
 
 from .._args import check_optional_bool
 from .._progress import Progress
+from .._vertex_order import check_vertex_order
 from ..formats.base import plain_csr_nbytes
 from . import environment
 from .checks import PAGERANK_L1, SSSP_RTOL, agrees, summarize
@@ -38,7 +39,7 @@ from .timing import time_builds, time_calls
 
 def run_benchmark(scales, *, directed=True, algorithms=tuple(SPECS), formats=None, repeats=5,
                   encode_repeats=3, num_sources=4, edge_factor=16, seed=42, backend="auto",
-                  cugraph_renumber_false=False,
+                  cugraph_renumber_false=False, vertex_order="sorted",
                   with_cugraph=True, git_commit=None, log=None, checkpoint=None,
                   progress=False):
     """Generate R-MAT graphs and measure every contender on each.
@@ -71,6 +72,9 @@ def run_benchmark(scales, *, directed=True, algorithms=tuple(SPECS), formats=Non
     cugraph_renumber_false : bool, default False
         Also time cuGraph built with ``renumber=False`` (no degree ordering, no
         degree-segmented kernels), a row beside the baseline.
+    vertex_order : {"sorted", "degree"}, default "sorted"
+        ``CompressedGraph(vertex_order=...)`` of every layout's graph; recorded in
+        ``settings``.
     with_cugraph : bool, default True
         Include cuGraph itself as a contender (device backend only, when importable).
     git_commit : str, optional
@@ -107,7 +111,8 @@ def run_benchmark(scales, *, directed=True, algorithms=tuple(SPECS), formats=Non
     formats = pick_formats(formats)
     env = Environment(backend)
     cugraph_ok = with_cugraph and backend == "device" and env.cugraph is not None
-    sides = contenders(formats, cugraph_ok, cugraph_renumber_false)
+    check_vertex_order(vertex_order)
+    sides = contenders(formats, cugraph_ok, cugraph_renumber_false, vertex_order)
     log = _Log(log, progress, len(scales) * (1 + sum(
         len(sides) * _steps_per_contender(specs, d) for d in directions)))
     log(f"backend: {backend}" + (f" ({why_host})" if why_host else "")
@@ -125,7 +130,8 @@ def run_benchmark(scales, *, directed=True, algorithms=tuple(SPECS), formats=Non
                      "num_sources": num_sources, "algorithms": algorithms, "formats": formats,
                      "graphs": {name: dict(kw) for name, kw in GRAPHS.items()},
                      "sssp_rtol": SSSP_RTOL, "pagerank_l1": PAGERANK_L1,
-                     "renumber": True, "rmm_pool": env.rmm_pool},
+                     "renumber": True, "vertex_order": vertex_order,
+                     "rmm_pool": env.rmm_pool},
         "graphs": [],
         "results": [],
     }

@@ -129,11 +129,14 @@ class Contender:
     renumber : bool
         Builds with ``renumber=True``: cuGraph's default and fastest path (degree ordering,
         degree-segmented kernels), and ours.  cuGraph with False is a row on request only.
+    vertex_order : str
+        Our graphs' ``CompressedGraph(vertex_order=...)`` (cuGraph orders its own).
     """
 
     name: str
     format: str
     renumber: bool = True
+    vertex_order: str = "sorted"
 
     @property
     def label(self):
@@ -182,10 +185,10 @@ class Contender:
         else:
             from ..graph import CompressedGraph
 
-            fmt = self.format
+            fmt, order = self.format, self.vertex_order
 
             def build(df):
-                G = CompressedGraph(directed=directed, format=fmt)
+                G = CompressedGraph(directed=directed, format=fmt, vertex_order=order)
                 load = (G.from_cudf_edgelist if env.backend == "device"
                         else G.from_pandas_edgelist)
                 load(df, source="source", destination="destination", renumber=renumber, **kw)
@@ -212,7 +215,7 @@ class Contender:
         return self.format in device_layouts()
 
 
-def contenders(formats, with_cugraph, cugraph_renumber_false=False):
+def contenders(formats, with_cugraph, cugraph_renumber_false=False, vertex_order="sorted"):
     """Everything measured side by side, in the order measured.
 
     Parameters
@@ -224,6 +227,8 @@ def contenders(formats, with_cugraph, cugraph_renumber_false=False):
         against and the reference the layouts are checked against.
     cugraph_renumber_false : bool
         Also cuGraph built with ``renumber=False`` (format :data:`NO_RENUMBER`), after it.
+    vertex_order : str
+        The vertex order of every layout's graph (``"sorted"`` or ``"degree"``).
 
     Returns
     -------
@@ -232,4 +237,4 @@ def contenders(formats, with_cugraph, cugraph_renumber_false=False):
     sides = [Contender(CUGRAPH, "native")] if with_cugraph else []
     if with_cugraph and cugraph_renumber_false:
         sides.append(Contender(CUGRAPH, NO_RENUMBER, renumber=False))
-    return sides + [Contender(OURS, f) for f in formats]
+    return sides + [Contender(OURS, f, vertex_order=vertex_order) for f in formats]

@@ -103,7 +103,20 @@ def test_contenders_build_with_renumber_true_and_cugraph_false_on_request():
     edges = pd.DataFrame({"source": [10, 20, 30], "destination": [20, 30, 10],
                           "weight": [1.0, 2.0, 3.0]})
     G = sides[-1].builder(Environment("host"), True, "weighted")(edges)
-    assert G.renumbered and G.number_of_vertices() == 3
+    assert G.renumbered and G.number_of_vertices() == 3 and G.vertex_order == "sorted"
+    (side,) = contenders(["fl"], with_cugraph=False, vertex_order="degree")
+    G = side.builder(Environment("host"), True, "weighted")(edges)
+    assert G.vertex_order == "degree" and G.format == "fl"
+
+
+def test_host_run_in_the_degree_order_checks_against_the_first_layout():
+    record = run_benchmark([6], directed=[False], algorithms=["bfs", "wcc"], repeats=1,
+                           encode_repeats=1, num_sources=1, backend="host",
+                           vertex_order="degree", git_commit="test", log=lambda _: None)
+    assert record["settings"]["vertex_order"] == "degree" and not failed(record)
+    assert all(r["check"] == "ok" for r in record["results"])
+    with pytest.raises(ValueError, match="vertex_order must be one of"):
+        run_benchmark([6], backend="host", vertex_order="hubs", log=lambda _: None)
 
 
 def test_tables_of_a_gpu_record_compare_with_cugraph():

@@ -1,6 +1,7 @@
 """The streaming build (``from_edge_chunks``): every chunking and every budget gives the buffers
 the host reference encoder gives for the same edges, cleaned by an independent pandas reference
-of cuGraph's rules; bad chunks are named; a failed build leaves no graph."""
+of cuGraph's rules (ids numbered in sorted order, or in the degree order pandas computes from
+the input rows); bad chunks are named; a failed build leaves no graph."""
 import tracemalloc
 
 import numpy as np
@@ -21,13 +22,27 @@ LAYOUTS = [(fmt, p) for fmt, ps in PARAMS.items() for p in ps]
 
 
 # -- the independent reference ------------------------------------------------------------------
-def reference(df, directed, renumber, store_transposed=False, weight=None):
+def degree_ranked(df, ids, directed, store_transposed):
+    """``ids`` (sorted) in the degree order: the rows naming each as the owner of the list
+    they are stored in (both ends of an undirected row), most first, ties by id."""
+    owner = df["destination"] if directed and store_transposed else df["source"]
+    ends = owner if directed else pd.concat([df["source"], df["destination"]])
+    degree = ends.value_counts().reindex(ids, fill_value=0).to_numpy()
+    order = pd.DataFrame({"id": ids, "degree": degree}).sort_values(
+        ["degree", "id"], ascending=[False, True], kind="stable")
+    return order["id"].to_numpy()
+
+
+def reference(df, directed, renumber, store_transposed=False, weight=None, order="sorted"):
     """``(src, dst, weights, renumber map, V)``: cuGraph's edge list of ``df``, computed with
-    pandas alone: ids ranked in sorted order, parallel edges keep the smallest weight (first
-    row on ties), undirected edges symmetrized with the mean of both directions' weights."""
+    pandas alone: ids numbered in ``order`` (the renumber map lists the user id of each
+    internal id), parallel edges keep the smallest weight (first row on ties), undirected
+    edges symmetrized with the mean of both directions' weights."""
     ids = pd.concat([df["source"], df["destination"]], ignore_index=True)
     if renumber:
         mapping = np.sort(ids.unique())
+        if order == "degree":
+            mapping = degree_ranked(df, mapping, directed, store_transposed)
         rank = {v: i for i, v in enumerate(mapping)}
         src = df["source"].map(rank).to_numpy(np.int64)
         dst = df["destination"].map(rank).to_numpy(np.int64)
@@ -59,8 +74,8 @@ def reference(df, directed, renumber, store_transposed=False, weight=None):
 
 
 def assert_matches_reference(G, df, fmt, params, directed, renumber, store_transposed=False,
-                             weight=None):
-    src, dst, w, mapping, n = reference(df, directed, renumber, store_transposed, weight)
+                             weight=None, order="sorted"):
+    src, dst, w, mapping, n = reference(df, directed, renumber, store_transposed, weight, order)
     expected = FORMATS[fmt].encode(src, dst, n, np, **params)
     layout = G._layout
     assert layout.num_vertices == n and layout.num_edges == src.size
@@ -73,7 +88,8 @@ def assert_matches_reference(G, df, fmt, params, directed, renumber, store_trans
         order = expected.property_order
         assert np.array_equal(G._properties["weight"], w if order is None else w[order])
     if renumber:
-        assert np.array_equal(G.nodes().to_numpy(), mapping)
+        assert np.array_equal(G.nodes().to_numpy(), np.sort(mapping))  # results: sorted ids
+        assert G.lookup_internal_vertex_id(pd.Series(mapping)).tolist() == list(range(n))
 
 
 def cut(df, cuts):
@@ -101,14 +117,16 @@ def chunked(draw):
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @pytest.mark.parametrize("fmt,params", LAYOUTS)
 @pytest.mark.parametrize("directed", [True, False])
-@given(case=chunked(), weighted=st.booleans(), renumber=st.booleans())
+@given(case=chunked(), weighted=st.booleans(),
+       ids=st.sampled_from(["kept", "sorted", "degree"]))
 def test_chunks_and_budgets_give_the_reference_buffers(fmt, params, directed, case, weighted,
-                                                       renumber):
+                                                       ids):
     df, cuts, budget = case
     weight = "w" if weighted else None
-    G = cgc.CompressedGraph(directed=directed, format=fmt, **params)
+    renumber, order = ids != "kept", "degree" if ids == "degree" else "sorted"
+    G = cgc.CompressedGraph(directed=directed, format=fmt, vertex_order=order, **params)
     G.from_edge_chunks(cut(df, cuts), weight=weight, renumber=renumber, memory_budget=budget)
-    assert_matches_reference(G, df, fmt, params, directed, renumber, weight=weight)
+    assert_matches_reference(G, df, fmt, params, directed, renumber, weight=weight, order=order)
 
 
 @settings(max_examples=25, deadline=None)
@@ -125,6 +143,10 @@ def test_transposed_and_string_ids(fmt, case):
     G = cgc.CompressedGraph(directed=False, format=fmt)
     G.from_edge_chunks(cut(named, cuts), memory_budget=budget)
     assert_matches_reference(G, named, fmt, {}, False, True)
+    G = cgc.CompressedGraph(directed=True, format=fmt, vertex_order="degree")
+    G.from_edge_chunks(cut(named, cuts), weight="w", store_transposed=True, memory_budget=budget)
+    assert_matches_reference(G, named, fmt, {}, True, True, store_transposed=True, weight="w",
+                             order="degree")
 
 
 def test_small_budgets_cut_the_graph_into_ranges():

@@ -3,8 +3,9 @@
 The reference graph is networkx's: the deduplicated edges (an undirected graph's in both
 directions, a self loop once) as a DiGraph, every vertex included; cuGraph's degrees on it are
 that DiGraph's in- and out-degrees, ``degree`` their sum.  Every layout, both directions,
-in-list storage (``store_transposed``) and renumbered string ids; the graphs are built under a
-small budget, so degree counts and hub lists are decoded in several windows."""
+in-list storage (``store_transposed``), renumbered string ids and the degree vertex order
+(whose internal ids pandas computes independently); the graphs are built under a small budget,
+so degree counts and hub lists are decoded in several windows."""
 import functools
 
 import networkx as nx
@@ -21,7 +22,12 @@ V = 5000
 #: (directed, store_transposed, string ids)
 CASES = {"directed": (True, False, False), "directed transposed": (True, True, False),
          "undirected": (False, False, False), "transposed strings": (True, True, True),
-         "undirected strings": (False, False, True)}
+         "undirected strings": (False, False, True),
+         "degree-ordered directed": (True, False, False),
+         "degree-ordered transposed strings": (True, True, True),
+         "degree-ordered undirected strings": (False, False, True)}
+#: Cases built with vertex_order="degree" (and so renumbered).
+DEGREE_ORDERED = {case for case in CASES if case.startswith("degree-ordered")}
 BUDGET = 1 << 16  # windows of MIN_RUN edges: a hub's list and the degree pass span several
 
 
@@ -52,9 +58,28 @@ def reference(directed: bool, strings: bool):
 @functools.cache
 def graph(layout: str, case: str):
     directed, transposed, strings = CASES[case]
-    G = cgc.CompressedGraph(directed=directed, format=layout)
-    return G.from_edge_chunks([edges(strings)], renumber=strings, store_transposed=transposed,
-                              memory_budget=BUDGET)
+    ordered = case in DEGREE_ORDERED
+    G = cgc.CompressedGraph(directed=directed, format=layout,
+                            vertex_order="degree" if ordered else "sorted")
+    return G.from_edge_chunks([edges(strings)], renumber=strings or ordered,
+                              store_transposed=transposed, memory_budget=BUDGET)
+
+
+def expected_internal(case) -> dict:
+    """``{user id: internal id}`` of a renumbered case, by pandas: ranks of the sorted ids, or
+    for the degree order the input degree of the stored lists (a row's list owner, both ends
+    of an undirected row), largest first, ties by id."""
+    directed, transposed, strings = CASES[case]
+    df = edges(strings)
+    ids = np.sort(pd.concat([df["source"], df["destination"]]).unique())
+    if case not in DEGREE_ORDERED:
+        return {v: i for i, v in enumerate(ids)}
+    owner = df["destination"] if transposed else df["source"]
+    ends = owner if directed else pd.concat([df["source"], df["destination"]])
+    degree = ends.value_counts().reindex(ids, fill_value=0)
+    frame = pd.DataFrame({"id": ids, "degree": degree.to_numpy()})
+    order = frame.sort_values(["degree", "id"], ascending=[False, True])["id"]
+    return {v: i for i, v in enumerate(order)}
 
 
 def expected_degrees(case, vertices):
@@ -127,7 +152,7 @@ def test_neighbors_and_edges_match_networkx(layout, case):
     for v in some_vertices(case):
         got = G.neighbors(v)
         want = sorted(ref.successors(v)) if ref.has_node(v) else []
-        assert got.tolist() == want  # sorted by internal id: by id for renumbered graphs
+        assert got.tolist() == want  # sorted by id, whatever the vertex order
         assert got.name == ("0" if strings else "dst")
         assert G.has_node(v) == (ref.has_node(v) or not strings)  # 0 .. max id without renumber
     rng = np.random.default_rng(3)
@@ -160,15 +185,16 @@ def test_degree_queries_need_a_built_graph():
             call(cgc.CompressedGraph())
 
 
+@pytest.mark.parametrize("case", ["undirected strings", "degree-ordered undirected strings"])
 @pytest.mark.parametrize("layout", LAYOUTS)
-def test_renumbering_helpers_round_trip(layout):
-    G = graph(layout, "undirected strings")
+def test_renumbering_helpers_round_trip(layout, case):
+    G = graph(layout, case)
     ids = ["v00007", "nope", "v02999", "v00000"]
     internal = G.lookup_internal_vertex_id(pd.Series(ids))
-    nodes = G.nodes().tolist()  # internal order
+    expected = expected_internal(case)
     assert internal.dtype == "Int32"  # nullable: one id is not a vertex
     assert internal.isna().tolist() == [False, True, False, False]
-    assert [nodes[i] for i in internal.dropna()] == ["v00007", "v02999", "v00000"]
+    assert internal.dropna().tolist() == [expected[v] for v in ("v00007", "v02999", "v00000")]
     frame = pd.DataFrame({"x": [1.5, 2.5, 3.5], "vertex": ["v00007", "v02999", "v00000"]},
                          index=[5, 6, 7])
     assert G.lookup_internal_vertex_id(frame, "vertex").tolist() == \
@@ -205,6 +231,17 @@ def test_renumbering_helpers_refuse_what_is_not_an_id():
         G.add_internal_vertex_id(frame, "x", "id", drop="yes")
 
 
+@pytest.mark.parametrize("case", sorted(DEGREE_ORDERED))
+def test_degree_order_internal_ids_match_pandas(case):
+    G = graph("ef", case)
+    expected = expected_internal(case)
+    ids = list(expected)
+    assert G.lookup_internal_vertex_id(pd.Series(ids)).tolist() == [expected[v] for v in ids]
+    back = G.unrenumber(pd.DataFrame({"i": np.arange(len(ids))}), "i")["i"].tolist()
+    assert back == ids  # expected lists the ids in internal order
+    assert G.nodes().tolist() == sorted(ids)  # results keep sorted user ids
+
+
 def test_unrenumbered_graph_ids_are_internal_ids():
     G = graph("fl", "directed")
     assert G.lookup_internal_vertex_id([5, 0, V]).tolist() == [5, 0, pd.NA]
@@ -214,14 +251,17 @@ def test_unrenumbered_graph_ids_are_internal_ids():
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("case", ["directed", "directed transposed", "undirected strings",
-                                  "transposed strings"])
+                                  "transposed strings", "degree-ordered directed",
+                                  "degree-ordered undirected strings"])
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_device_queries_match_networkx(layout, case):
     import cudf
 
     directed, transposed, strings = CASES[case]
-    G = cgc.CompressedGraph(directed=directed, format=layout)
-    G.from_edge_chunks([cudf.from_pandas(edges(strings))], renumber=strings,
+    ordered = case in DEGREE_ORDERED
+    G = cgc.CompressedGraph(directed=directed, format=layout,
+                            vertex_order="degree" if ordered else "sorted")
+    G.from_edge_chunks([cudf.from_pandas(edges(strings))], renumber=strings or ordered,
                        store_transposed=transposed, memory_budget=BUDGET)
     H = graph(layout, case)
     subset = some_vertices(case)

@@ -212,7 +212,7 @@ def test_file_read_by_hand_follows_the_documented_format(tmp_path, edges):
     G.save(tmp_path / "graph.cgc")
     data = (tmp_path / "graph.cgc").read_bytes()
     magic, version, crc, size = struct.unpack_from("<8sIIQ", data)
-    assert (magic, version) == (b"\x89CGC\r\n\x1a\n", 1)
+    assert (magic, version) == (b"\x89CGC\r\n\x1a\n", 2)
     text = data[24:24 + size]
     assert zlib.crc32(text) == crc and text.isascii()
     header = json.loads(text)
@@ -226,7 +226,8 @@ def test_file_read_by_hand_follows_the_documented_format(tmp_path, edges):
     assert data[header["buffers"][-1]["offset"] + header["buffers"][-1]["nbytes"]:] == b""
     layout = header["layout"]
     n = layout["num_vertices"]
-    assert (layout["name"], header["directed"], header["renumber_map"]) == ("csr", True, None)
+    assert (layout["name"], header["directed"], header["renumber_map"],
+            header["vertex_order"]) == ("csr", True, None, None)
     offsets = arrays[layout["buffers"]["offsets"]]
     indices = arrays[layout["buffers"]["indices"]]
     assert offsets.dtype == np.int32 and indices.dtype == np.int32
@@ -283,9 +284,9 @@ def test_wrong_magic(tmp_path, start):
     load_error(path, "not a saved CompressedGraph: it starts with")
 
 
-@pytest.mark.parametrize("version, match", [(2, "format version 2 \\(written by a newer"),
+@pytest.mark.parametrize("version, match", [(3, "format version 3 \\(written by a newer"),
                                             (0, "format version 0; this cugraph_compressed "
-                                                "reads version 1")])
+                                                "reads versions \\[1, 2\\]")])
 def test_wrong_version(saved_file, version, match):
     data = bytearray(saved_file.read_bytes())
     data[8:12] = struct.pack("<I", version)
