@@ -1,0 +1,291 @@
+"""The algorithms on a split graph, answering on its original vertices (:class:`SplitRuns`).
+
+A split graph holds ``N`` original vertices and synthetic ones ``N ..``; every synthetic
+vertex lies in the tree of one original list owner, its root (``roots``), and has exactly one
+in-edge (0 weight).  Each algorithm runs on the split lists and maps back:
+
+* **BFS** is a 0/1 shortest-path search: a hop into a synthetic vertex costs 0, a hop into an
+  original vertex 1, so ``depth_limit`` counts original hops.  On the host each level is
+  closed over the synthetic vertices it reaches (they are expanded within the same level until
+  none is newly reached); on the GPU the package's SSSP kernels run over 0/1 costs of the
+  edges (a temporary array of 4 bytes per stored edge, 8 beyond 2**24 vertices, where float32
+  would no longer hold every hop count), one source after the other for several starts.
+* **SSSP** runs as it is: new edges weigh 0, so every original distance is kept.
+* **WCC** hooks the two ends of every stored edge, whichever way it points (split lists are
+  not symmetric), a window of slots at a time; the label is the smallest vertex of the
+  component, which is an original one (a synthetic vertex shares its root's component).
+* **PageRank** pulls over the split lists: a synthetic vertex passes the sum of its children
+  up undamped within the same iteration, which is the same as crediting each edge into an
+  original vertex to the root of its list's owner.  The iteration then sees exactly the
+  original edges, original out-degrees, ``N`` vertices for the teleport and the dangling
+  mass; it runs in float64 on both backends, a window of slots at a time.
+
+Predecessors that are synthetic become their root, the original vertex whose list held the
+edge.  BFS and SSSP need out-lists: a split of in-lists (a directed graph stored transposed)
+refuses them.  The host and the device run the same code (NumPy or CuPy arrays) except for
+BFS, where the host closes levels and the device runs SSSP over costs; both are exact.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from functools import partial
+from types import MappingProxyType
+
+import numpy as np
+
+from .._backend import HOST
+from .._source import slot_decoder
+from ..algorithms.sssp import sssp_device, sssp_host
+
+#: Stored edges decoded per window by the windowed passes (WCC, PageRank, BFS costs).
+WINDOW_EDGES = 1 << 24
+#: float32 holds every integer below this exactly: 0/1 costs sum exactly up to it.
+FLOAT32_EXACT = 1 << 24
+
+
+@dataclass(frozen=True)
+class SplitRuns:
+    """What a split graph's GraphView hands the algorithms' front door (``view.transform``).
+
+    Attributes
+    ----------
+    kind : str
+        The transform (``"udt"`` or ``"comb"``), named in refusals.
+    n : int
+        Original vertices.
+    roots : array
+        The root of every synthetic vertex (NumPy or CuPy, int64).
+    in_lists : bool
+        The split lists are in-lists (a directed graph stored transposed).
+    directed : bool
+        The original graph is directed (an undirected one's lists are in- and out-lists).
+    vertex_dtype : numpy.dtype
+        The dtype of results (the original graph's).
+    backend : str
+    """
+
+    kind: str
+    n: int
+    roots: object
+    in_lists: bool
+    directed: bool
+    vertex_dtype: np.dtype
+    backend: str
+
+    def implementations(self, name: str):
+        """``(host, device)`` implementations of algorithm ``name`` on the split graph.
+
+        Raises
+        ------
+        ValueError
+            BFS or SSSP on a split of in-lists.
+        NotImplementedError
+            An algorithm with no exact version on a split graph.
+        """
+        if name in ("bfs", "sssp") and self.in_lists:
+            raise ValueError(
+                f"{name} needs out-lists, but this {self.kind} graph split in-lists (the "
+                "directed graph was stored transposed): transform a graph built with "
+                "store_transposed=False for bfs and sssp")
+        if name == "bfs":
+            return (partial(bfs_levels, runs=self),
+                    partial(bfs_by_costs, runs=self, shortest=sssp_device))
+        if name == "sssp":
+            return (partial(_sssp, runs=self, shortest=sssp_host),
+                    partial(_sssp, runs=self, shortest=sssp_device))
+        if name == "weakly_connected_components":
+            return (partial(_wcc, runs=self),) * 2
+        if name == "pagerank":
+            return (partial(_pagerank, runs=self),) * 2
+        raise NotImplementedError(f"{name} has no exact version on a {self.kind} graph; run it "
+                                  "on the original graph")
+
+    def xp(self):
+        if self.backend == HOST:
+            return np
+        import cupy
+
+        return cupy
+
+    def to_roots(self, vertices):
+        """Synthetic ids replaced by their roots; original ids and -1 kept."""
+        xp = self.xp()
+        vertices = vertices.astype(np.int64)
+        if not self.roots.size:  # nothing was split
+            return vertices
+        synthetic = vertices >= self.n
+        return xp.where(synthetic, self.roots[xp.where(synthetic, vertices - self.n, 0)],
+                        vertices)
+
+
+def _windows(adjacency, runs: SplitRuns):
+    """``(begin, end, owner, neighbour)`` of every window of stored slots."""
+    layout = adjacency.layout
+    decode = slot_decoder(layout, runs.backend, adjacency.config, f"a {runs.kind} graph")
+    for begin in range(0, layout.num_edges, WINDOW_EDGES):
+        end = min(begin + WINDOW_EDGES, layout.num_edges)
+        owner, neighbour = decode(begin, end)
+        yield begin, end, owner, neighbour
+
+
+def _hops(dist, runs: SplitRuns, reached):
+    """Original vertices' hop counts in the vertex dtype, unreachable at its maximum."""
+    xp = runs.xp()
+    sentinel = np.iinfo(runs.vertex_dtype).max
+    return xp.where(reached, dist, sentinel).astype(runs.vertex_dtype)
+
+
+def bfs_levels(adjacency, sources, depth_limit, *, runs: SplitRuns):
+    """0/1 BFS on the host: each level expanded, then closed over the synthetic vertices it
+    reaches (cost 0), before the originals it reached form the next level."""
+    layout, n = adjacency.layout, runs.n
+    total = layout.num_vertices
+    unreached = np.iinfo(np.int64).max
+    dist = np.full(total, unreached, dtype=np.int64)
+    pred = np.full(total, -1, dtype=np.int64)
+    frontier = np.unique(np.asarray(sources).astype(np.int64))
+    dist[frontier] = 0
+    level = 0
+    while frontier.size and (depth_limit is None or level < depth_limit):
+        current, following = frontier, []
+        while current.size:
+            owner, neighbours, _ = layout.decode_lists(current)
+            fresh = dist[neighbours] == unreached
+            neighbours, owner = neighbours[fresh], owner[fresh]
+            # The first edge (in decode order) that reaches a vertex names its predecessor.
+            neighbours, first = np.unique(neighbours, return_index=True)
+            synthetic = neighbours >= n
+            dist[neighbours] = np.where(synthetic, level, level + 1)
+            pred[neighbours] = current[owner[first]]
+            following.append(neighbours[~synthetic])
+            current = neighbours[synthetic]
+        frontier = np.concatenate(following)
+        level += 1
+    dist, pred = dist[:n], pred[:n]
+    return _hops(dist, runs, dist != unreached), runs.to_roots(pred).astype(runs.vertex_dtype)
+
+
+def hop_costs(adjacency, runs: SplitRuns):
+    """``adjacency`` with 0/1 weights: 1 for an edge into an original vertex, 0 into a
+    synthetic one (float32, float64 beyond :data:`FLOAT32_EXACT` vertices)."""
+    xp = runs.xp()
+    layout = adjacency.layout
+    dtype = np.float32 if layout.num_vertices < FLOAT32_EXACT else np.float64
+    costs = xp.empty(layout.num_edges, dtype=dtype)
+    for begin, end, _, neighbour in _windows(adjacency, runs):
+        costs[begin:end] = neighbour < runs.n
+    return dataclasses.replace(adjacency, properties=MappingProxyType({"weight": costs}))
+
+
+def bfs_by_costs(adjacency, sources, depth_limit, *, runs: SplitRuns, shortest):
+    """0/1 BFS as shortest paths over :func:`hop_costs` (``shortest``: an SSSP
+    implementation), one run per start, keeping the nearest start's distance."""
+    xp = runs.xp()
+    costs = hop_costs(adjacency, runs)
+    cutoff = None if depth_limit is None else depth_limit + 0.5  # paths of <= depth_limit hops
+    best = xp.full(runs.n, np.inf)
+    pred = xp.full(runs.n, -1, dtype=np.int64)
+    for source in np.unique(np.asarray(_host(sources)).astype(np.int64)).tolist():
+        dist, came = shortest(costs, int(source), cutoff)
+        dist = dist[:runs.n].astype(np.float64)
+        nearer = dist < best
+        best = xp.where(nearer, dist, best)
+        pred = xp.where(nearer, came[:runs.n].astype(np.int64), pred)
+    reached = best != np.inf
+    hops = xp.where(reached, best, 0).astype(np.int64)
+    return _hops(hops, runs, reached), runs.to_roots(pred).astype(runs.vertex_dtype)
+
+
+def _sssp(adjacency, source, cutoff, *, runs: SplitRuns, shortest):
+    dist, pred = shortest(adjacency, source, cutoff)
+    return dist[:runs.n], runs.to_roots(pred[:runs.n])
+
+
+def _wcc(adjacency, *, runs: SplitRuns):
+    """Labels of the original vertices: hooking over every stored edge (both ends, whatever
+    its direction), a window at a time, until a round changes nothing."""
+    xp = runs.xp()
+    total = adjacency.layout.num_vertices
+    parent = xp.arange(total, dtype=np.int64)
+    changed = True
+    while changed:
+        changed = False
+        for _, _, owner, neighbour in _windows(adjacency, runs):
+            parent = _compressed(parent, xp)
+            a, b = parent[owner], parent[neighbour]
+            differ = a != b
+            if bool(differ.any()):
+                # Roots hook under a smaller root of another tree: any of several candidates
+                # will do, and ids only decrease, so no cycle forms.
+                changed = True
+                parent[xp.maximum(a, b)[differ]] = xp.minimum(a, b)[differ]
+    return _compressed(parent, xp)[:runs.n]
+
+
+def _compressed(parent, xp):
+    """Every vertex pointed at its root (pointer jumping)."""
+    while True:
+        grand = parent[parent]
+        if bool((grand == parent).all()):
+            return parent
+        parent = grand
+
+
+def _flat_windows(adjacency, runs: SplitRuns):
+    """The original edges, window after window: ``(source, target, weight)`` with each edge
+    into an original vertex credited to its list owner's root."""
+    xp, n = runs.xp(), runs.n
+    weights = adjacency.weights
+    for begin, end, owner, neighbour in _windows(adjacency, runs):
+        keep = neighbour < n
+        root = runs.to_roots(owner[keep])
+        child = neighbour[keep]
+        w = (xp.ones(child.size) if weights is None
+             else weights[begin:end][keep].astype(np.float64))
+        # Split in-lists (and undirected lists) hold each vertex's sources.
+        yield (root, child, w) if runs.directed and not runs.in_lists else (child, root, w)
+
+
+def _pagerank(adjacency, alpha, teleport, start, out_weight, max_iter, tol, *,
+              runs: SplitRuns):
+    """cuGraph's PageRank iteration (as the host version computes it, in float64) over the
+    split lists, synthetic vertices passing their children's sums to their roots."""
+    xp, n = runs.xp(), runs.n
+    if n == 0:
+        return np.zeros(0), True
+    cached = adjacency.layout.num_edges <= WINDOW_EDGES
+    edges = list(_flat_windows(adjacency, runs)) if cached else None
+
+    def windows():
+        return edges if cached else _flat_windows(adjacency, runs)
+
+    if out_weight is None:
+        out_weight = xp.zeros(n)
+        for source, _, w in windows():
+            out_weight += xp.bincount(source, weights=w, minlength=n)
+    else:
+        out_weight = xp.asarray(out_weight, dtype=np.float64)
+    dangling = out_weight == 0
+    divisor = xp.where(dangling, 1.0, out_weight)
+    teleport = None if teleport is None else xp.asarray(teleport, dtype=np.float64)
+    scores = xp.full(n, 1.0 / n) if start is None else xp.array(start, dtype=np.float64)
+    iterations = 0
+    while True:
+        scaled = scores / divisor
+        spread = alpha * float(scores[dangling].sum()) + (1.0 - alpha)
+        fresh = xp.zeros(n)
+        for source, target, w in windows():
+            fresh += xp.bincount(target, weights=scaled[source] * w, minlength=n)
+        fresh *= alpha
+        fresh += spread / n if teleport is None else spread * teleport
+        change = float(xp.abs(fresh - scores).sum())
+        scores = fresh
+        iterations += 1
+        if change < tol or iterations >= max_iter:
+            break
+    return scores, iterations < max_iter
+
+
+def _host(values):
+    return values.get() if hasattr(values, "get") else values
