@@ -22,6 +22,8 @@ Parts, each importing only those before it in this list:
   byte-limited pieces (``_text_pieces.py``) into a graph through the streaming build.
 * ``algorithms/``: one ``.py`` + ``.cu`` per algorithm, registered by its front door
   (``algorithms/registry.py``); this namespace exports every registered function.
+* ``transforms/``: ``udt`` and ``comb`` split long lists under synthetic vertices; the split
+  graph's view hands the front door implementations that answer on the original vertices.
 * ``bench/``: the measuring harness behind ``python -m cugraph_compressed``.
 * ``nx/``: the NetworkX backend (``nx.pagerank(G, backend="cugraph_compressed")``); NetworkX
   reads its metadata from the top-level ``_cugraph_compressed_nx`` without importing this package.

@@ -38,8 +38,9 @@ from .._backend import HOST
 from .._source import slot_decoder
 from ..algorithms.sssp import sssp_device, sssp_host
 
-#: Stored edges decoded per window by the windowed passes (WCC, PageRank, BFS costs).
-WINDOW_EDGES = 1 << 24
+#: Stored edges decoded per window by the windowed passes (WCC, PageRank, BFS costs): the
+#: window's int64 owners and neighbours and PageRank's float64 products, about 64 bytes an edge.
+WINDOW_EDGES = 1 << 22
 #: float32 holds every integer below this exactly: 0/1 costs sum exactly up to it.
 FLOAT32_EXACT = 1 << 24
 
@@ -254,7 +255,9 @@ def _pagerank(adjacency, alpha, teleport, start, out_weight, max_iter, tol, *,
     xp, n = runs.xp(), runs.n
     if n == 0:
         return np.zeros(0), True
-    cached = adjacency.layout.num_edges <= WINDOW_EDGES
+    # The host keeps the original edges of a small graph between iterations; the GPU decodes
+    # them again each time (a compressed graph's edges are not copied out whole).
+    cached = runs.backend == HOST and adjacency.layout.num_edges <= WINDOW_EDGES
     edges = list(_flat_windows(adjacency, runs)) if cached else None
 
     def windows():
