@@ -35,7 +35,8 @@ looked up in cuGraph itself (the module ``__getattr__`` below), which is importe
 from importlib import import_module as _import_module
 from importlib.util import find_spec as _find_spec
 
-from . import _backend
+# transforms: imported here so that its kernels are registered with the loader.
+from . import _backend, transforms  # noqa: F401
 from .algorithms import FUNCTIONS as _FUNCTIONS
 from .algorithms import supported
 from .algorithms.pagerank import FailedToConvergeError

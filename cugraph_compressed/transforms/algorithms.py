@@ -5,11 +5,10 @@ vertex lies in the tree of one original list owner, its root (``roots``), and ha
 in-edge (0 weight).  Each algorithm runs on the split lists and maps back:
 
 * **BFS** is a 0/1 shortest-path search: a hop into a synthetic vertex costs 0, a hop into an
-  original vertex 1, so ``depth_limit`` counts original hops.  On the host each level is
-  closed over the synthetic vertices it reaches (they are expanded within the same level until
-  none is newly reached); on the GPU the package's SSSP kernels run over 0/1 costs of the
-  edges (a temporary array of 4 bytes per stored edge, 8 beyond 2**24 vertices, where float32
-  would no longer hold every hop count), one source after the other for several starts.
+  original vertex 1, so ``depth_limit`` counts original hops.  Each level is expanded, then
+  closed over the synthetic vertices it reached (they join the level and are expanded in turn
+  until none is newly reached); the originals it reached form the next level.  The host runs
+  this over the layout's host decoder, the GPU with the kernels of ``split_bfs.cu``.
 * **SSSP** runs as it is: new edges weigh 0, so every original distance is kept.
 * **WCC** hooks the two ends of every stored edge, whichever way it points (split lists are
   not symmetric), a window of slots at a time; the label is the smallest vertex of the
@@ -22,27 +21,25 @@ in-edge (0 weight).  Each algorithm runs on the split lists and maps back:
 
 Predecessors that are synthetic become their root, the original vertex whose list held the
 edge.  BFS and SSSP need out-lists: a split of in-lists (a directed graph stored transposed)
-refuses them.  The host and the device run the same code (NumPy or CuPy arrays) except for
-BFS, where the host closes levels and the device runs SSSP over costs; both are exact.
+refuses them.  Apart from BFS (and SSSP, the package's own), the host and the device run
+the same code on NumPy or CuPy arrays.
 """
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from functools import partial
-from types import MappingProxyType
+from pathlib import Path
 
 import numpy as np
 
 from .._backend import HOST
 from .._source import slot_decoder
 from ..algorithms.sssp import sssp_device, sssp_host
+from ..kernels.traversal import Module, Traversal
 
-#: Stored edges decoded per window by the windowed passes (WCC, PageRank, BFS costs): the
-#: window's int64 owners and neighbours and PageRank's float64 products, about 64 bytes an edge.
+#: Stored edges decoded per window by the windowed passes (WCC, PageRank): the window's int64
+#: owners and neighbours and PageRank's float64 products, about 64 bytes an edge.
 WINDOW_EDGES = 1 << 22
-#: float32 holds every integer below this exactly: 0/1 costs sum exactly up to it.
-FLOAT32_EXACT = 1 << 24
 
 
 @dataclass(frozen=True)
@@ -90,8 +87,7 @@ class SplitRuns:
                 "directed graph was stored transposed): transform a graph built with "
                 "store_transposed=False for bfs and sssp")
         if name == "bfs":
-            return (partial(bfs_levels, runs=self),
-                    partial(bfs_by_costs, runs=self, shortest=sssp_device))
+            return partial(bfs_levels, runs=self), partial(bfs_split_device, runs=self)
         if name == "sssp":
             return (partial(_sssp, runs=self, shortest=sssp_host),
                     partial(_sssp, runs=self, shortest=sssp_device))
@@ -167,35 +163,54 @@ def bfs_levels(adjacency, sources, depth_limit, *, runs: SplitRuns):
     return _hops(dist, runs, dist != unreached), runs.to_roots(pred).astype(runs.vertex_dtype)
 
 
-def hop_costs(adjacency, runs: SplitRuns):
-    """``adjacency`` with 0/1 weights: 1 for an edge into an original vertex, 0 into a
-    synthetic one (float32, float64 beyond :data:`FLOAT32_EXACT` vertices)."""
-    xp = runs.xp()
-    layout = adjacency.layout
-    dtype = np.float32 if layout.num_vertices < FLOAT32_EXACT else np.float64
-    costs = xp.empty(layout.num_edges, dtype=dtype)
-    for begin, end, _, neighbour in _windows(adjacency, runs):
-        costs[begin:end] = neighbour < runs.n
-    return dataclasses.replace(adjacency, properties=MappingProxyType({"weight": costs}))
+MODULE = Module(Path(__file__).with_name("split_bfs.cu"), {
+    "seed": ("split_bfs_seed<{vertex}>", False, False),
+    "expand": ("split_bfs_expand<{view}, {vertex}, false>", False, True),
+    "expand_warps": ("split_bfs_expand<{view}, {vertex}, true>", False, True),
+})
 
 
-def bfs_by_costs(adjacency, sources, depth_limit, *, runs: SplitRuns, shortest):
-    """0/1 BFS as shortest paths over :func:`hop_costs` (``shortest``: an SSSP
-    implementation), one run per start, keeping the nearest start's distance."""
-    xp = runs.xp()
-    costs = hop_costs(adjacency, runs)
-    cutoff = None if depth_limit is None else depth_limit + 0.5  # paths of <= depth_limit hops
-    best = xp.full(runs.n, np.inf)
-    pred = xp.full(runs.n, -1, dtype=np.int64)
-    for source in np.unique(np.asarray(_host(sources)).astype(np.int64)).tolist():
-        dist, came = shortest(costs, int(source), cutoff)
-        dist = dist[:runs.n].astype(np.float64)
-        nearer = dist < best
-        best = xp.where(nearer, dist, best)
-        pred = xp.where(nearer, came[:runs.n].astype(np.int64), pred)
-    reached = best != np.inf
-    hops = xp.where(reached, best, 0).astype(np.int64)
-    return _hops(hops, runs, reached), runs.to_roots(pred).astype(runs.vertex_dtype)
+def bfs_split_device(adjacency, sources, depth_limit, *, runs: SplitRuns):
+    """0/1 BFS on the GPU (``split_bfs.cu``): each level's frontier of original vertices is
+    expanded, then the synthetic vertices it reached, round after round, until a round reaches
+    none; every round appends the originals it reaches to the next level's frontier.
+
+    Per vertex (original and synthetic): distance, predecessor, a visited bit; frontier
+    buffers of ``N`` (originals) and twice the synthetic count (a round reads one, writes the
+    other)."""
+    import cupy as cp
+
+    layout, vtype = adjacency.layout, adjacency.vertex_dtype
+    run = Traversal(layout, vtype, adjacency.config)
+    total, n = layout.num_vertices, runs.n
+    unreached = np.iinfo(vtype).max
+    dist = cp.full(total, unreached, dtype=vtype)
+    pred = cp.full(total, -1, dtype=vtype)
+    visited = cp.zeros((total + 31) // 32, dtype=cp.uint32)
+    frontier = cp.empty(max(n, 1), dtype=vtype)
+    following = cp.empty_like(frontier)
+    rounds = [cp.empty(max(total - n, 1), dtype=vtype) for _ in range(2)]
+    kept, split = cp.zeros(1, dtype=cp.uint64), cp.zeros(1, dtype=cp.uint64)
+    sources = cp.asarray(sources, dtype=vtype)
+    MODULE.kernel("seed", vertex=vtype)(
+        *run.grid(sources.size), (sources, np.int64(sources.size), visited, dist, frontier, kept))
+    expand = [run.kernel(MODULE, name) for name in ("expand", "expand_warps")]
+    count = int(kept.get()[0])
+    level = 0
+    while count and (depth_limit is None or level < depth_limit):
+        run.order_frontier(frontier, count)
+        kept.fill(0)
+        current, size, out = frontier, count, 0
+        while size:  # the level's originals, then the synthetic vertices they reach, in rounds
+            split.fill(0)
+            run.over_lists(expand, current, size, visited, dist, pred, following, kept,
+                           rounds[out], split, vtype.type(level), np.int64(n))
+            current, size, out = rounds[out], int(split.get()[0]), 1 - out
+        count = int(kept.get()[0])
+        frontier, following = following, frontier
+        level += 1
+    dist, pred = dist[:n], pred[:n]
+    return _hops(dist, runs, dist != unreached), runs.to_roots(pred).astype(runs.vertex_dtype)
 
 
 def _sssp(adjacency, source, cutoff, *, runs: SplitRuns, shortest):

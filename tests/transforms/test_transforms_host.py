@@ -14,10 +14,8 @@ from hypothesis import strategies as st
 from scipy.sparse import csgraph
 
 import cugraph_compressed as cgc
-from cugraph_compressed.algorithms.sssp import sssp_host
 from cugraph_compressed.graph_view import ANY
 from cugraph_compressed.transforms import Transform, TransformedGraph, comb, udt
-from cugraph_compressed.transforms.algorithms import bfs_by_costs, bfs_levels
 
 LAYOUTS = sorted(cgc.FORMATS)
 #: (transform, its arguments): UDT at degree bounds 2 to 5, and two combings.
@@ -221,26 +219,6 @@ def test_hub_of_degree_100000_in_pieces(layout):
     assert done == also
     assert np.abs(mine.sort_values("vertex")["pagerank"].to_numpy(np.float64)
                   - theirs.sort_values("vertex")["pagerank"].to_numpy(np.float64)).sum() <= 1e-6
-
-
-def test_device_route_of_bfs_equals_the_level_route():
-    """The GPU's BFS (shortest paths over 0/1 costs, one run per start) run here with the host
-    SSSP: the same distances as the host's level closure, and valid predecessors."""
-    df = hub_edges(11)
-    for directed in (True, False):
-        G = build(df, directed, "csr")
-        T = udt(G, degree_bound=2)
-        view = T.view()
-        adjacency, runs = view.adjacency(ANY), view.transform
-        for sources, limit in (([1], None), ([1, 40, 77], None), ([1], 2), ([3, 4], 1)):
-            sources = np.asarray(sources)
-            dist, pred = bfs_by_costs(adjacency, sources, limit, runs=runs, shortest=sssp_host)
-            levels, _ = bfs_levels(adjacency, sources, limit, runs=runs)
-            assert dist.dtype == levels.dtype == G.vertex_dtype
-            assert np.array_equal(dist, levels)
-            check_against_scipy(df, pd.DataFrame({"vertex": np.arange(dist.size),
-                                                  "distance": dist, "predecessor": pred}),
-                                directed, sources, limit, ids=np.arange(dist.size))
 
 
 @pytest.mark.filterwarnings("ignore:Pagerank expects")

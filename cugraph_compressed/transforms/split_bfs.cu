@@ -1,0 +1,67 @@
+// BFS on a split graph (transforms/): a 0/1 search, level by level, over the traversal core
+// (traverse.cuh).  A hop into an original vertex (id < originals) costs 1, a hop into a
+// synthetic one 0: a synthetic vertex reached while expanding level L belongs to level L and
+// goes to a frontier of its own, which the driver expands within the same level until no
+// synthetic vertex is newly reached; original vertices go to the next level's frontier.  A
+// vertex is claimed by the first thread to set its bit in `visited`, which alone writes its
+// distance and predecessor.
+#include "kernels/traverse.cuh"
+
+// Claim each source (duplicates collapse) and write the first frontier.
+template <typename D>
+__global__ void __launch_bounds__(cgc::BLOCK)
+split_bfs_seed(const D* sources, int64_t n, uint32_t* visited, D* dist, D* frontier,
+               unsigned long long* frontier_size) {
+  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += stride) {
+    const D s = sources[i];
+    if (cgc::claim_bit(visited, s)) {
+      dist[s] = 0;
+      cgc::append(s, frontier, frontier_size);
+    }
+  }
+}
+
+// Reaching v from u while expanding level `level`.
+template <typename D>
+struct DiscoverSplit {
+  uint32_t* visited;
+  D* dist;
+  D* pred;
+  D* next;                              // originals: the next level's frontier
+  unsigned long long* next_size;
+  D* synthetic;                         // synthetic vertices: expanded within this level
+  unsigned long long* synthetic_size;
+  D level;
+  int64_t originals;
+
+  __device__ __forceinline__ void operator()(int64_t u, int64_t v) const {
+    if (cgc::claim_bit(visited, v)) {
+      pred[v] = (D)u;
+      if (v < originals) {
+        dist[v] = level + 1;
+        cgc::append((D)v, next, next_size);
+      } else {
+        dist[v] = level;
+        cgc::append((D)v, synthetic, synthetic_size);
+      }
+    }
+  }
+};
+
+// Frontier lists cut into items of one thread each, or (PerWarp) the long ones into items of one
+// warp each, decoded by its 32 lanes together.
+template <class View, typename D, bool PerWarp>
+__global__ void __launch_bounds__(cgc::BLOCK)
+split_bfs_expand(const uint64_t* view, const D* frontier, const int64_t* scan, int64_t n,
+                 int64_t total, int64_t item_size, uint32_t* visited, D* dist, D* pred, D* next,
+                 unsigned long long* next_size, D* synthetic,
+                 unsigned long long* synthetic_size, D level, int64_t originals) {
+  const View g = View::load(view);
+  const DiscoverSplit<D> discover{visited, dist,      pred,  next,     next_size,
+                                  synthetic, synthetic_size, level, originals};
+  cgc::for_each_list_item<PerWarp>(g, frontier, 0, scan, n, total, item_size,
+                                   [&](int64_t u, int64_t, int64_t, auto&& decode) {
+    decode([&](int64_t, int64_t v) { discover(u, v); });
+  });
+}
