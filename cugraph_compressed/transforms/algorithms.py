@@ -8,11 +8,13 @@ in-edge (0 weight).  Each algorithm runs on the split lists and maps back:
   original vertex 1, so ``depth_limit`` counts original hops.  Each level is expanded, then
   closed over the synthetic vertices it reached (they join the level and are expanded in turn
   until none is newly reached); the originals it reached form the next level.  The host runs
-  this over the layout's host decoder, the GPU with the kernels of ``split_bfs.cu``.
+  this over the layout's host decoder, the GPU with the kernels of ``split.cu``.
 * **SSSP** runs as it is: new edges weigh 0, so every original distance is kept.
 * **WCC** hooks the two ends of every stored edge, whichever way it points (split lists are
-  not symmetric), a window of slots at a time; the label is the smallest vertex of the
-  component, which is an original one (a synthetic vertex shares its root's component).
+  not symmetric): the host's hooking over all edges, on the GPU ``split.cu``'s pass (the
+  hooking of ``components.cu``, each edge handed over smaller end first).  The label is the
+  smallest vertex of the component, an original one (a synthetic vertex shares its root's
+  component).
 * **PageRank** pulls over the split lists: a synthetic vertex passes the sum of its children
   up undamped within the same iteration, which is the same as crediting each edge into an
   original vertex to the root of its list's owner.  The iteration then sees exactly the
@@ -34,10 +36,11 @@ import numpy as np
 
 from .._backend import HOST
 from .._source import slot_decoder
+from ..algorithms.components import wcc_host
 from ..algorithms.sssp import sssp_device, sssp_host
 from ..kernels.traversal import Module, Traversal
 
-#: Stored edges decoded per window by the windowed passes (WCC, PageRank): the window's int64
+#: Stored edges decoded per window by PageRank's passes: the window's int64
 #: owners and neighbours and PageRank's float64 products, about 64 bytes an edge.
 WINDOW_EDGES = 1 << 22
 
@@ -92,7 +95,7 @@ class SplitRuns:
             return (partial(_sssp, runs=self, shortest=sssp_host),
                     partial(_sssp, runs=self, shortest=sssp_device))
         if name == "weakly_connected_components":
-            return (partial(_wcc, runs=self),) * 2
+            return partial(_wcc_host, runs=self), partial(_wcc_device, runs=self)
         if name == "pagerank":
             return (partial(_pagerank, runs=self),) * 2
         raise NotImplementedError(f"{name} has no exact version on a {self.kind} graph; run it "
@@ -163,15 +166,18 @@ def bfs_levels(adjacency, sources, depth_limit, *, runs: SplitRuns):
     return _hops(dist, runs, dist != unreached), runs.to_roots(pred).astype(runs.vertex_dtype)
 
 
-MODULE = Module(Path(__file__).with_name("split_bfs.cu"), {
+MODULE = Module(Path(__file__).with_name("split.cu"), {
     "seed": ("split_bfs_seed<{vertex}>", False, False),
     "expand": ("split_bfs_expand<{view}, {vertex}, false>", False, True),
     "expand_warps": ("split_bfs_expand<{view}, {vertex}, true>", False, True),
+    "hook": ("split_wcc_hook<{view}, {vertex}, false>", False, True),
+    "hook_warps": ("split_wcc_hook<{view}, {vertex}, true>", False, True),
+    "compress": ("wcc_compress<{vertex}>", False, False),
 })
 
 
 def bfs_split_device(adjacency, sources, depth_limit, *, runs: SplitRuns):
-    """0/1 BFS on the GPU (``split_bfs.cu``): each level's frontier of original vertices is
+    """0/1 BFS on the GPU (``split.cu``): each level's frontier of original vertices is
     expanded, then the synthetic vertices it reached, round after round, until a round reaches
     none; every round appends the originals it reaches to the next level's frontier.
 
@@ -218,34 +224,23 @@ def _sssp(adjacency, source, cutoff, *, runs: SplitRuns, shortest):
     return dist[:runs.n], runs.to_roots(pred[:runs.n])
 
 
-def _wcc(adjacency, *, runs: SplitRuns):
-    """Labels of the original vertices: hooking over every stored edge (both ends, whatever
-    its direction), a window at a time, until a round changes nothing."""
-    xp = runs.xp()
-    total = adjacency.layout.num_vertices
-    parent = xp.arange(total, dtype=np.int64)
-    changed = True
-    while changed:
-        changed = False
-        for _, _, owner, neighbour in _windows(adjacency, runs):
-            parent = _compressed(parent, xp)
-            a, b = parent[owner], parent[neighbour]
-            differ = a != b
-            if bool(differ.any()):
-                # Roots hook under a smaller root of another tree: any of several candidates
-                # will do, and ids only decrease, so no cycle forms.
-                changed = True
-                parent[xp.maximum(a, b)[differ]] = xp.minimum(a, b)[differ]
-    return _compressed(parent, xp)[:runs.n]
+def _wcc_host(adjacency, *, runs: SplitRuns):
+    """The host's hooking over all edges (both ends of each), original vertices' labels."""
+    return wcc_host(adjacency)[:runs.n]
 
 
-def _compressed(parent, xp):
-    """Every vertex pointed at its root (pointer jumping)."""
-    while True:
-        grand = parent[parent]
-        if bool((grand == parent).all()):
-            return parent
-        parent = grand
+def _wcc_device(adjacency, *, runs: SplitRuns):
+    """One hooking pass over every edge and a compression, on the GPU (``split.cu``)."""
+    import cupy as cp
+
+    layout, vtype = adjacency.layout, adjacency.vertex_dtype
+    total = layout.num_vertices
+    run = Traversal(layout, vtype, adjacency.config)
+    parent = cp.arange(total, dtype=vtype)
+    run.over_lists([run.kernel(MODULE, name) for name in ("hook", "hook_warps")], None, total,
+                   parent)
+    MODULE.kernel("compress", vertex=vtype)(*run.grid(total), (parent, np.int64(total)))
+    return parent[:runs.n]
 
 
 def _flat_windows(adjacency, runs: SplitRuns):

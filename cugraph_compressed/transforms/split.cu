@@ -1,10 +1,15 @@
-// BFS on a split graph (transforms/): a 0/1 search, level by level, over the traversal core
-// (traverse.cuh).  A hop into an original vertex (id < originals) costs 1, a hop into a
-// synthetic one 0: a synthetic vertex reached while expanding level L belongs to level L and
-// goes to a frontier of its own, which the driver expands within the same level until no
-// synthetic vertex is newly reached; original vertices go to the next level's frontier.  A
-// vertex is claimed by the first thread to set its bit in `visited`, which alone writes its
-// distance and predecessor.
+// Kernels of the algorithms on a split graph (transforms/algorithms.py).
+//
+// BFS: a 0/1 search, level by level, over the traversal core (traverse.cuh).  A hop into an
+// original vertex (id < originals) costs 1, a hop into a synthetic one 0: a synthetic vertex
+// reached while expanding level L belongs to level L and goes to a frontier of its own, which
+// the driver expands within the same level until no synthetic vertex is newly reached; original
+// vertices go to the next level's frontier.  A vertex is claimed by the first thread to set its
+// bit in `visited`, which alone writes its distance and predecessor.
+//
+// WCC: the hooking of components.cu (find_root, Hook, wcc_compress), over edges that are not
+// stored both ways: each edge is handed to Hook with its smaller end first.
+#include "algorithms/components.cu"
 #include "kernels/traverse.cuh"
 
 // Claim each source (duplicates collapse) and write the first frontier.
@@ -63,5 +68,19 @@ split_bfs_expand(const uint64_t* view, const D* frontier, const int64_t* scan, i
   cgc::for_each_list_item<PerWarp>(g, frontier, 0, scan, n, total, item_size,
                                    [&](int64_t u, int64_t, int64_t, auto&& decode) {
     decode([&](int64_t, int64_t v) { discover(u, v); });
+  });
+}
+
+// Every list cut into items of one thread each, or (PerWarp) the long ones into items of one
+// warp each; each edge links the trees of both its ends, whichever way it points.
+template <class View, typename D, bool PerWarp>
+__global__ void __launch_bounds__(cgc::BLOCK)
+split_wcc_hook(const uint64_t* view, const D* unused, const int64_t* scan, int64_t n,
+               int64_t total, int64_t item_size, D* parent) {
+  const View g = View::load(view);
+  const Hook<D> hook{parent};
+  cgc::for_each_list_item<PerWarp>(g, unused, 1, scan, n, total, item_size,
+                                   [&](int64_t u, int64_t, int64_t, auto&& decode) {
+    decode([&](int64_t, int64_t v) { hook(u < v ? u : v, u < v ? v : u); });
   });
 }
