@@ -304,3 +304,37 @@ def test_bad_arguments_and_refused_queries():
     with pytest.raises(TypeError, match="cannot pickle a udt graph"):
         pickle.dumps(T)
     assert "udt" in repr(T) and "synthetic" in repr(T)
+
+
+@pytest.mark.filterwarnings("ignore:Pagerank expects")
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_ids_widen_where_synthetic_vertices_pass_the_32_bit_bound(layout, monkeypatch):
+    """With the bound on 32-bit ids lowered to 150 for the split (the original graph keeps
+    int32 ids: 120 vertices), the split graph's internal ids are int64 while results keep the
+    original vertex dtype and values."""
+    df = hub_edges(13).astype({"source": np.int32, "destination": np.int32})
+    G = build(df, False, layout)
+    monkeypatch.setattr("cugraph_compressed._idset.INT32_MAX", 150)
+    T = udt(G, degree_bound=2)
+    monkeypatch.undo()
+    assert G.number_of_vertices() + T.transform.added_vertices > 150
+    assert T.view().adjacency(ANY).vertex_dtype == np.int64 and G.vertex_dtype == np.int32
+    assert T.nbytes_by_component()["synthetic_roots"] == 8 * T.transform.added_vertices
+    for call in (lambda g: cgc.bfs(g, [1, 5], depth_limit=3), lambda g: cgc.sssp(g, 1),
+                 cgc.weakly_connected_components):
+        mine, theirs = call(T), call(G)
+        for column in mine.columns:
+            assert mine[column].dtype == theirs[column].dtype, column
+        assert np.allclose(mine.iloc[:, 1], theirs.iloc[:, 1])
+    mine, theirs = (cgc.pagerank(g, tol=1e-10)["pagerank"].to_numpy(np.float64) for g in (T, G))
+    assert np.abs(mine - theirs).sum() <= 1e-6
+
+
+@pytest.mark.filterwarnings("ignore:Pagerank expects")
+def test_auto_format_graph_keeps_its_chosen_layout():
+    df = hub_edges(2)
+    G = cgc.CompressedGraph(directed=True, format="auto").from_pandas_edgelist(
+        df, renumber=False, weight="weight")
+    T = comb(G, threshold=4, width=4)
+    assert T.format == G.format != "auto" and T.layout_params == G.layout_params
+    check_all(df, G, T, True, start=1)
