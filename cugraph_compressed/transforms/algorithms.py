@@ -23,8 +23,8 @@ in-edge (0 weight).  Each algorithm runs on the split lists and maps back:
 
 Predecessors that are synthetic become their root, the original vertex whose list held the
 edge.  BFS and SSSP need out-lists: a split of in-lists (a directed graph stored transposed)
-refuses them.  Apart from BFS (and SSSP, the package's own), the host and the device run
-the same code on NumPy or CuPy arrays.
+refuses them.  PageRank is the same code on NumPy or CuPy arrays; BFS and WCC have a host
+version and GPU kernels; SSSP is the package's own on either backend.
 """
 from __future__ import annotations
 
@@ -56,7 +56,7 @@ class SplitRuns:
     n : int
         Original vertices.
     roots : array
-        The root of every synthetic vertex (NumPy or CuPy, int64).
+        The root of every synthetic vertex (NumPy or CuPy, the split graph's vertex dtype).
     in_lists : bool
         The split lists are in-lists (a directed graph stored transposed).
     directed : bool
@@ -298,7 +298,3 @@ def _pagerank(adjacency, alpha, teleport, start, out_weight, max_iter, tol, *,
         if change < tol or iterations >= max_iter:
             break
     return scores, iterations < max_iter
-
-
-def _host(values):
-    return values.get() if hasattr(values, "get") else values
