@@ -19,12 +19,13 @@ in-edge (0 weight).  Each algorithm runs on the split lists and maps back:
   up undamped within the same iteration, which is the same as crediting each edge into an
   original vertex to the root of its list's owner.  The iteration then sees exactly the
   original edges, original out-degrees, ``N`` vertices for the teleport and the dangling
-  mass; it runs in float64 on both backends, a window of slots at a time.
+  mass; it runs in float64, its product over the host decoder's edges a window of slots at a
+  time on the host, and in one pass of ``split.cu``'s kernel on the GPU.
 
 Predecessors that are synthetic become their root, the original vertex whose list held the
 edge.  BFS and SSSP need out-lists: a split of in-lists (a directed graph stored transposed)
-refuses them.  PageRank is the same code on NumPy or CuPy arrays; BFS and WCC have a host
-version and GPU kernels; SSSP is the package's own on either backend.
+refuses them.  BFS, WCC and PageRank's product have a host version and GPU kernels (PageRank's
+iteration is one code on NumPy or CuPy arrays); SSSP is the package's own on either backend.
 """
 from __future__ import annotations
 
@@ -40,8 +41,8 @@ from ..algorithms.components import wcc_host
 from ..algorithms.sssp import sssp_device, sssp_host
 from ..kernels.traversal import Module, Traversal
 
-#: Stored edges decoded per window by PageRank's passes: the window's int64
-#: owners and neighbours and PageRank's float64 products, about 64 bytes an edge.
+#: Stored edges decoded per window by the host's PageRank product (int64 owners and neighbours,
+#: float64 products); a graph of at most this many keeps them between iterations.
 WINDOW_EDGES = 1 << 22
 
 
@@ -97,7 +98,8 @@ class SplitRuns:
         if name == "weakly_connected_components":
             return partial(_wcc_host, runs=self), partial(_wcc_device, runs=self)
         if name == "pagerank":
-            return (partial(_pagerank, runs=self),) * 2
+            return (partial(_pagerank, runs=self, products=_host_product),
+                    partial(_pagerank, runs=self, products=_device_product))
         raise NotImplementedError(f"{name} has no exact version on a {self.kind} graph; run it "
                                   "on the original graph")
 
@@ -173,6 +175,8 @@ MODULE = Module(Path(__file__).with_name("split.cu"), {
     "hook": ("split_wcc_hook<{view}, {vertex}, false>", False, True),
     "hook_warps": ("split_wcc_hook<{view}, {vertex}, true>", False, True),
     "compress": ("wcc_compress<{vertex}>", False, False),
+    "spmv": ("split_pagerank_spmv<{view}, {vertex}, {weight}, false>", True, True),
+    "spmv_warps": ("split_pagerank_spmv<{view}, {vertex}, {weight}, true>", True, True),
 })
 
 
@@ -258,25 +262,60 @@ def _flat_windows(adjacency, runs: SplitRuns):
         yield (root, child, w) if runs.directed and not runs.in_lists else (child, root, w)
 
 
+def _host_product(adjacency, runs: SplitRuns):
+    """``product(values, forward)`` over the original edges on the host: forward sums
+    ``values[source] * w`` into each target, backward ``values[target] * w`` into each source.
+    A graph of up to :data:`WINDOW_EDGES` stored edges keeps its edges between calls."""
+    n = runs.n
+    edges = list(_flat_windows(adjacency, runs)) if adjacency.layout.num_edges <= WINDOW_EDGES \
+        else None
+
+    def product(values, forward):
+        out = np.zeros(n)
+        for source, target, w in edges if edges is not None else _flat_windows(adjacency, runs):
+            into, outof = (target, source) if forward else (source, target)
+            out += np.bincount(into, weights=values[outof] * w, minlength=n)
+        return out
+
+    return product
+
+
+def _device_product(adjacency, runs: SplitRuns):
+    """The same product on the GPU: one pass of ``split.cu``'s kernel over the split lists."""
+    import cupy as cp
+
+    layout, vtype, weights = adjacency.layout, adjacency.vertex_dtype, adjacency.weights
+    run = Traversal(layout, vtype, adjacency.config)
+    weighted = weights is not None
+    wtype = np.dtype(weights.dtype) if weighted else np.dtype(np.float32)
+    w = weights if weighted else cp.zeros(1, dtype=wtype)
+    kernels = [run.kernel(MODULE, name, weight=wtype) for name in ("spmv", "spmv_warps")]
+    roots = runs.roots if runs.roots.size else cp.zeros(1, dtype=vtype)
+    # Split in-lists and undirected lists hold sources: the forward product pulls over them.
+    holds_sources = runs.in_lists or not runs.directed
+
+    def product(values, forward):
+        out = cp.zeros(runs.n)
+        run.over_lists(kernels, None, layout.num_vertices, w, np.int32(weighted),
+                       cp.ascontiguousarray(values, dtype=cp.float64), roots,
+                       np.int64(runs.n), np.int32(forward == holds_sources), out)
+        return out
+
+    return product
+
+
 def _pagerank(adjacency, alpha, teleport, start, out_weight, max_iter, tol, *,
-              runs: SplitRuns):
+              runs: SplitRuns, products):
     """cuGraph's PageRank iteration (as the host version computes it, in float64) over the
-    split lists, synthetic vertices passing their children's sums to their roots."""
+    split lists, synthetic vertices passing their children's sums to their roots;
+    ``products`` gives the product over the original edges (:func:`_host_product`,
+    :func:`_device_product`)."""
     xp, n = runs.xp(), runs.n
     if n == 0:
         return np.zeros(0), True
-    # The host keeps the original edges of a small graph between iterations; the GPU decodes
-    # them again each time (a compressed graph's edges are not copied out whole).
-    cached = runs.backend == HOST and adjacency.layout.num_edges <= WINDOW_EDGES
-    edges = list(_flat_windows(adjacency, runs)) if cached else None
-
-    def windows():
-        return edges if cached else _flat_windows(adjacency, runs)
-
+    product = products(adjacency, runs)
     if out_weight is None:
-        out_weight = xp.zeros(n)
-        for source, _, w in windows():
-            out_weight += xp.bincount(source, weights=w, minlength=n)
+        out_weight = product(xp.ones(n), False)
     else:
         out_weight = xp.asarray(out_weight, dtype=np.float64)
     dangling = out_weight == 0
@@ -285,12 +324,8 @@ def _pagerank(adjacency, alpha, teleport, start, out_weight, max_iter, tol, *,
     scores = xp.full(n, 1.0 / n) if start is None else xp.array(start, dtype=np.float64)
     iterations = 0
     while True:
-        scaled = scores / divisor
         spread = alpha * float(scores[dangling].sum()) + (1.0 - alpha)
-        fresh = xp.zeros(n)
-        for source, target, w in windows():
-            fresh += xp.bincount(target, weights=scaled[source] * w, minlength=n)
-        fresh *= alpha
+        fresh = alpha * product(scores / divisor, True)
         fresh += spread / n if teleport is None else spread * teleport
         change = float(xp.abs(fresh - scores).sum())
         scores = fresh

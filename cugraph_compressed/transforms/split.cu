@@ -84,3 +84,40 @@ split_wcc_hook(const uint64_t* view, const D* unused, const int64_t* scan, int64
     decode([&](int64_t, int64_t v) { hook(u < v ? u : v, u < v ? v : u); });
   });
 }
+
+// PageRank's product over the split lists, on the original edges they hold: an edge from the
+// list of u to an original vertex v (v < originals) is the original edge between v and u's
+// root r (u itself, or roots[u - originals] for a synthetic u); edges into synthetic vertices
+// carry nothing (a synthetic vertex's sum reaches its root directly, undamped).  Pull: r adds
+// values[v] * w(slot) over its edges (an item's sum, one atomic); push: each edge adds
+// values[r] * w(slot) to v.  Sums are float64.  `every` pass over all lists, one item per
+// thread, or (PerWarp) the long lists' items per warp, whose lanes reduce their sums first.
+template <class View, typename D, typename W, bool PerWarp>
+__global__ void __launch_bounds__(cgc::BLOCK)
+split_pagerank_spmv(const uint64_t* view, const D* unused, const int64_t* scan, int64_t n,
+                    int64_t total, int64_t item_size, const W* weights, int weighted,
+                    const double* values, const D* roots, int64_t originals, int pull,
+                    double* out) {
+  const View g = View::load(view);
+  cgc::for_each_list_item<PerWarp>(g, unused, 1, scan, n, total, item_size,
+                                   [&](int64_t u, int64_t, int64_t, auto&& decode) {
+    const int64_t r = u < originals ? u : (int64_t)roots[u - originals];
+    if (pull) {
+      double sum = 0.0;
+      decode([&](int64_t slot, int64_t v) {
+        if (v < originals) sum += values[v] * (weighted ? (double)weights[slot] : 1.0);
+      });
+      if constexpr (PerWarp) {
+        sum = cgc::warp_sum(sum);
+        if (cgc::lane_id() == 0 && sum != 0.0) atomicAdd(out + r, sum);
+      } else if (sum != 0.0) {
+        atomicAdd(out + r, sum);
+      }
+    } else {
+      const double mine = values[r];
+      decode([&](int64_t slot, int64_t v) {
+        if (v < originals) atomicAdd(out + v, mine * (weighted ? (double)weights[slot] : 1.0));
+      });
+    }
+  });
+}
