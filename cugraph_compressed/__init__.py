@@ -22,6 +22,8 @@ Parts, each importing only those before it in this list:
   byte-limited pieces (``_text_pieces.py``) into a graph through the streaming build.
 * ``algorithms/``: one ``.py`` + ``.cu`` per algorithm, registered by its front door
   (``algorithms/registry.py``); this namespace exports every registered function.
+* ``transforms/``: ``udt`` and ``comb`` split long lists under synthetic vertices; the split
+  graph's view hands the front door implementations that answer on the original vertices.
 * ``bench/``: the measuring harness behind ``python -m cugraph_compressed``.
 * ``nx/``: the NetworkX backend (``nx.pagerank(G, backend="cugraph_compressed")``); NetworkX
   reads its metadata from the top-level ``_cugraph_compressed_nx`` without importing this package.
@@ -33,7 +35,8 @@ looked up in cuGraph itself (the module ``__getattr__`` below), which is importe
 from importlib import import_module as _import_module
 from importlib.util import find_spec as _find_spec
 
-from . import _backend
+# transforms: imported here so that its kernels are registered with the loader.
+from . import _backend, transforms  # noqa: F401
 from .algorithms import FUNCTIONS as _FUNCTIONS
 from .algorithms import supported
 from .algorithms.pagerank import FailedToConvergeError

@@ -86,6 +86,9 @@ class GraphView:
     ids : VertexIds
         Translation between user and internal ids; builds the result frames.
     config : TraversalConfig
+    transform : object, optional
+        Set on a transformed graph (:mod:`cugraph_compressed.transforms`): its
+        ``implementations(name)`` gives the algorithms that answer on the original vertices.
     """
 
     backend: str
@@ -96,6 +99,7 @@ class GraphView:
     ids: VertexIds
     config: TraversalConfig
     orient: Callable[[str], Adjacency]
+    transform: object = None
 
     @property
     def num_vertices(self) -> int:

@@ -78,14 +78,19 @@ class Algorithm:
 
     def run(self, view: GraphView, *args):
         """Run the implementation of ``view``'s backend on the graph's adjacency in this
-        algorithm's orientation (re-encoding the graph if it is stored the other way)."""
+        algorithm's orientation (re-encoding the graph if it is stored the other way).  A
+        transformed graph supplies its own implementations, which answer on its original
+        vertices (or refuse the algorithm)."""
+        host, device = self.host, self.device
+        if view.transform is not None:
+            host, device = view.transform.implementations(self.name)
         adjacency = view.adjacency(self.orientation)
         if self.check is not None:
             self.check(adjacency)
         if view.backend == HOST:
-            return self.host(adjacency, *args)
+            return host(adjacency, *args)
         with device_allocations(), checked_run(adjacency.layout, adjacency.config, self.name):
-            return self.device(adjacency, *args)
+            return device(adjacency, *args)
 
 
 def front_door(name: str, *, host: Callable, device: Callable, orientation: str = ANY,

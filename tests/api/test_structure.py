@@ -32,7 +32,8 @@ FORBIDDEN = {
     "drop_in": {"algorithms", "bench", "nx"},
     "_text_pieces": {"graph", "graph_view", "_ids", "algorithms", "bench", "nx"},
     "edge_files": {"algorithms", "bench", "nx"},
-    "algorithms": {"bench", "nx"},
+    "algorithms": {"transforms", "bench", "nx"},
+    "transforms": {"bench", "nx", "drop_in"},
     "bench": {"nx"},
     "nx": {"bench", "drop_in"},
 }

@@ -1,0 +1,94 @@
+"""UDT and graph combing of device graphs, on every layout with a device view: the split graph
+is the host build's bit for bit, and BFS, SSSP, PageRank and WCC on it equal cuGraph on the
+original graph (graphs.GPU_GRAPHS: random, a hub of degree 120,000, karate)."""
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from graphs import (
+    PAGERANK_ARGS,
+    assert_same_graph,
+    by_vertex,
+    check_bfs_against_cugraph,
+    check_sssp_against_cugraph,
+    compressed_graph,
+    cugraph_result,
+    host_frame,
+    num_vertices,
+    start_vertex,
+)
+
+import cugraph_compressed as cgc
+from cugraph_compressed.transforms import comb, udt
+
+pytestmark = pytest.mark.gpu
+DEVICE_LAYOUTS = cgc.supported()["bfs"]["device"]
+TRANSFORMS = [(udt, {"degree_bound": 2}), (udt, {"degree_bound": 5}),
+              (comb, {"threshold": 8, "width": 4})]
+TRANSFORM_IDS = [f"{t.__name__}-{'-'.join(map(str, a.values()))}" for t, a in TRANSFORMS]
+GRAPHS = ("random", "hub", "karate")
+CASES = [(name, directed) for name in GRAPHS for directed in (True, False)]
+CASE_IDS = [f"{name}-{'dir' if directed else 'undir'}" for name, directed in CASES]
+
+
+@pytest.mark.parametrize("layout", DEVICE_LAYOUTS)
+@pytest.mark.parametrize("case", CASES, ids=CASE_IDS)
+@pytest.mark.parametrize("transform, args", TRANSFORMS, ids=TRANSFORM_IDS)
+def test_algorithms_match_cugraph_on_the_original(transform, args, case, layout):
+    name, directed = case
+    T = transform(compressed_graph(name, directed, layout), **args)
+    assert T.backend == "device" and T.transform.added_vertices > 0
+    assert T.number_of_vertices() == num_vertices(name)
+    check_bfs_against_cugraph(name, directed, cgc.bfs(T, start_vertex(name)))
+    check_sssp_against_cugraph(name, directed, cgc.sssp(T, start_vertex(name)))
+    ref = cugraph_result(name, directed, "pagerank")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        result, _ = cgc.pagerank(T, **PAGERANK_ARGS)
+    assert list(result.columns) == ref["columns"]
+    mine = by_vertex(result, num_vertices(name))
+    assert mine["pagerank"].dtype == ref["pagerank"].dtype
+    assert np.abs(mine["pagerank"].astype(np.float64)
+                  - ref["pagerank"].astype(np.float64)).sum() < 1e-5
+    if not directed:
+        ref = cugraph_result(name, False, "wcc")
+        mine = by_vertex(cgc.weakly_connected_components(T), num_vertices(name))
+        assert mine["labels"].dtype == ref["labels"].dtype
+        pairs = pd.DataFrame({"a": mine["labels"], "b": ref["labels"]}).drop_duplicates()
+        assert pairs["a"].is_unique and pairs["b"].is_unique
+
+
+@pytest.mark.parametrize("layout", DEVICE_LAYOUTS)
+@pytest.mark.parametrize("directed", [True, False], ids=["dir", "undir"])
+@pytest.mark.parametrize("transform, args", TRANSFORMS, ids=TRANSFORM_IDS)
+def test_device_split_equals_the_host_split(transform, args, directed, layout):
+    """The device build of the split graph holds the host build's buffers, and its BFS with
+    several starts and a depth limit (shortest paths over 0/1 costs on the GPU, levels closed
+    over synthetic vertices on the host) gives the host's distances."""
+    df = host_frame("random")
+    host = cgc.CompressedGraph(directed=directed, format=layout).from_pandas_edgelist(
+        df, renumber=False, weight="weight")
+    device = compressed_graph("random", directed, layout)
+    T, H = transform(device, **args), transform(host, **args)
+    assert_same_graph(T, H)
+    assert T.transform == H.transform
+    starts = [start_vertex("random"), 3, 17]
+    for limit in (None, 1, 3):
+        mine = cgc.bfs(T, starts, depth_limit=limit).to_pandas().sort_values("vertex")
+        theirs = cgc.bfs(H, starts, depth_limit=limit).sort_values("vertex")
+        assert np.array_equal(mine["distance"].to_numpy(), theirs["distance"].to_numpy())
+
+
+@pytest.mark.parametrize("layout", DEVICE_LAYOUTS)
+def test_split_of_in_lists_runs_pagerank_like_cugraph(layout):
+    name = "hub"
+    T = udt(compressed_graph(name, True, layout, store_transposed=True), degree_bound=3)
+    assert T.transform.lists == "in"
+    ref = cugraph_result(name, True, "pagerank", store_transposed=True)
+    result, _ = cgc.pagerank(T, **PAGERANK_ARGS)
+    mine = by_vertex(result, num_vertices(name))
+    assert np.abs(mine["pagerank"].astype(np.float64)
+                  - ref["pagerank"].astype(np.float64)).sum() < 1e-5
+    with pytest.raises(ValueError, match="needs out-lists"):
+        cgc.bfs(T, start_vertex(name))
