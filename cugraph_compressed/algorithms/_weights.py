@@ -30,7 +30,7 @@ def _count_kernel(negative: bool):
 
     test = "(w != w || w < 0)" if negative else "(w != w)"
     return cp.ReductionKernel("T w", "int64 count", f"{test} ? 1 : 0", "a + b", "count = a", "0",
-                              f"cgc_bad_weights_{int(negative)}")
+                              f"cgc_bad_weights_{int(negative)}", reduce_type="long long")
 
 
 def bad_weights(weights, negative: bool = False):

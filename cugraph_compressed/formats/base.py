@@ -21,6 +21,9 @@ Contract of every layout:
   ``decode_slots`` (a window of property slots) is written once, here, on top of them.
 * ``nbytes_by_component`` sums the real buffers; ``estimate_nbytes`` predicts ``nbytes``
   without encoding (the encoder's first sweep alone).
+* ``edge_buffers`` names those of its buffers that grow with the edges (the payload): a
+  host-placed graph keeps them in pinned host memory, so a GPU encoder allocates them with
+  ``RangeEncoder._edge_zeros`` and writes them without atomics (:mod:`.._placement`).
 * ``buffer_names`` names the buffers of ``arrays``; a layout is rebuilt from them, its counts,
   its ``params`` and :meth:`Layout.saved_state` (a saved graph, :mod:`cugraph_compressed.saved`)
   and then checked by ``validate()``.
