@@ -475,9 +475,10 @@ vertices
         if self._layout is None:
             return f"{head}, empty)"
         edges = "edges" if self._directed else "stored_edges"  # both directions: no decode
+        placement = f", placement={self.placement!r}" if self.backend == DEVICE else ""
         return (f"{head}, vertices={self._layout.num_vertices}, "
                 f"{edges}={self._layout.num_edges}, nbytes={self.nbytes}, "
-                f"backend={self.backend!r})")
+                f"backend={self.backend!r}{placement})")
 
     def is_directed(self) -> bool:
         return self._directed
