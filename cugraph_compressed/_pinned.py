@@ -26,25 +26,19 @@ _HOST_ALLOC_PORTABLE = 1
 _HOST_ALLOC_MAPPED = 2
 
 _lock = threading.Lock()
-_held = {"bytes": 0, "blocks": 0}
+_held = [0]  # bytes of every live block
 
 
 def pinned_bytes() -> int:
-    """Bytes of pinned host memory the package holds now (every live block)."""
+    """Bytes of pinned host memory the package holds now, over every graph (every live
+    block)."""
     with _lock:
-        return _held["bytes"]
+        return _held[0]
 
 
-def pinned_blocks() -> int:
-    """Number of pinned blocks the package holds now."""
+def _count(nbytes: int) -> None:
     with _lock:
-        return _held["blocks"]
-
-
-def _count(nbytes: int, blocks: int) -> None:
-    with _lock:
-        _held["bytes"] += nbytes
-        _held["blocks"] += blocks
+        _held[0] += nbytes
 
 
 def _free(ptr: int, nbytes: int) -> None:
@@ -53,7 +47,7 @@ def _free(ptr: int, nbytes: int) -> None:
     try:
         cupy.cuda.runtime.freeHost(ptr)
     finally:
-        _count(-nbytes, -1)
+        _count(-nbytes)
 
 
 class PinnedBlock:
@@ -84,17 +78,13 @@ class PinnedBlock:
             raise MemoryError(
                 f"could not pin {nbytes} bytes of host memory ({exc}); cugraph_compressed "
                 f"holds {pinned_bytes()} pinned bytes already") from None
-        _count(nbytes, 1)
+        _count(nbytes)
         self._finalizer = weakref.finalize(self, _free, ptr, nbytes)
         self.ptr, self.nbytes = ptr, nbytes
         try:  # with unified addressing the device sees the block at the same address
             self.device_ptr = int(runtime.pointerGetAttributes(ptr).devicePointer) or ptr
         except Exception:
             self.device_ptr = ptr
-
-    def free(self) -> None:
-        """Free the block now (arrays still referencing it must not be used afterwards)."""
-        self._finalizer()
 
     def host_array(self) -> np.ndarray:
         """The whole block as a uint8 NumPy array (which keeps the block alive)."""
@@ -126,9 +116,9 @@ def empty(shape, dtype):
 
 
 def zeros(shape, dtype):
-    """:func:`empty`, filled with zeros (by the GPU, through the mapping)."""
+    """:func:`empty`, zeroed by the host (no GPU memset on host memory)."""
     array = empty(shape, dtype)
-    array.fill(0)
+    host_view(array)[...] = 0
     return array
 
 

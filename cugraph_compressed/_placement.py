@@ -63,9 +63,7 @@ def zeros(shape, dtype, placement: str, xp):
     """:func:`empty`, zeroed (a pinned block is zeroed by the host: no GPU memset on it)."""
     if xp is np or placement == DEVICE:
         return xp.zeros(shape, dtype=dtype)
-    array = _pinned.empty(shape, dtype)
-    _pinned.host_view(array)[...] = 0
-    return array
+    return _pinned.zeros(shape, dtype)
 
 
 def write(target, first: int, values) -> None:

@@ -4,7 +4,11 @@ value, reported ``"host"``), ``to_placement`` and ``nbytes_by_placement`` on hos
 and pickled graphs keep or take the placement, every layout declares its per-edge buffers, and
 the word merge the GPU encoders use for host-placed streams gives the bits of a whole-stream
 encoding whatever order the runs come in."""
+import ctypes
+import gc
 import pickle
+import sys
+import types
 
 import networkx as nx
 import numpy as np
@@ -13,7 +17,7 @@ import pytest
 from graphs import random_edges
 
 import cugraph_compressed as cgc
-from cugraph_compressed import FORMATS, _placement
+from cugraph_compressed import FORMATS, _pinned, _placement
 from cugraph_compressed.algorithms._weights import bad_weights
 from cugraph_compressed.formats.bits import pack_fields
 
@@ -247,3 +251,89 @@ def test_bad_weights_count_and_first_match_numpy(negative):
     mask = np.isnan(weights) | ((weights < 0) if negative else False)
     assert count == int(mask.sum()) and first == int(np.flatnonzero(mask)[0])
     assert bad_weights(np.abs(np.nan_to_num(weights)), negative) == (0, None)
+
+
+# -- pinned blocks, through a stand-in for CuPy's runtime --------------------------------------
+class _FakeRuntime:
+    """cudaHostAlloc / cudaFreeHost over ctypes buffers, failing on demand."""
+
+    class CUDARuntimeError(RuntimeError):
+        pass
+
+    def __init__(self):
+        self.blocks, self.fail = {}, False
+
+    def hostAlloc(self, nbytes, flags):
+        assert flags == 3  # mapped | portable
+        if self.fail:
+            raise self.CUDARuntimeError("cudaErrorMemoryAllocation: out of memory")
+        buffer = (ctypes.c_char * nbytes)()
+        self.blocks[ctypes.addressof(buffer)] = buffer
+        return ctypes.addressof(buffer)
+
+    def freeHost(self, ptr):
+        del self.blocks[ptr]
+
+    def pointerGetAttributes(self, ptr):
+        return types.SimpleNamespace(devicePointer=ptr)
+
+
+class _FakeArray:
+    """What _pinned reads of a cupy.ndarray (its module must be cupy's)."""
+
+    def __init__(self, shape, dtype, memptr):
+        self.shape, self.dtype, self.data = shape, np.dtype(dtype), memptr
+        self.nbytes = int(np.prod(shape)) * self.dtype.itemsize
+        self.flags = types.SimpleNamespace(c_contiguous=True)
+
+
+_FakeArray.__module__ = "cupy"
+
+
+@pytest.fixture
+def fake_cupy(monkeypatch):
+    runtime = _FakeRuntime()
+
+    class UnownedMemory:
+        def __init__(self, ptr, size, owner, device_id):
+            self.ptr, self.size, self._owner = ptr, size, owner
+
+    class MemoryPointer:
+        def __init__(self, mem, offset):
+            self.mem, self.ptr = mem, mem.ptr + offset
+
+    cuda = types.SimpleNamespace(runtime=runtime, Device=lambda: types.SimpleNamespace(id=0),
+                                 UnownedMemory=UnownedMemory, MemoryPointer=MemoryPointer)
+    module = types.ModuleType("cupy")
+    module.cuda, module.ndarray = cuda, _FakeArray
+    monkeypatch.setitem(sys.modules, "cupy", module)
+    yield runtime
+    gc.collect()
+    assert not runtime.blocks and cgc.pinned_nbytes() == 0
+
+
+def test_pinned_blocks_are_counted_and_freed_with_their_last_array(fake_cupy):
+    array = _pinned.zeros((5,), np.int32)
+    assert _pinned.is_pinned(array) and _placement.placement_of(array) == "host"
+    assert cgc.pinned_nbytes() == 20 and len(fake_cupy.blocks) == 1
+    view = _pinned.host_view(array)
+    assert view.tolist() == [0] * 5
+    view[2] = 7
+    assert _pinned.host_view(array).tolist() == [0, 0, 7, 0, 0]  # one memory
+    other = _placement.empty((3, 2), np.float64, "host", sys.modules["cupy"])
+    assert cgc.pinned_nbytes() == 20 + 48 and other.shape == (3, 2)
+    del array
+    assert cgc.pinned_nbytes() == 68  # the host view still holds the block
+    del view
+    gc.collect()
+    assert cgc.pinned_nbytes() == 48
+    del other
+
+
+def test_a_failed_pin_is_a_memory_error_naming_the_bytes(fake_cupy):
+    held = _pinned.empty(4, np.uint8)
+    fake_cupy.fail = True
+    with pytest.raises(MemoryError, match=r"could not pin 4000 bytes .* holds 4 pinned bytes"):
+        _pinned.empty(1000, np.int32)
+    assert cgc.pinned_nbytes() == 4
+    del held
