@@ -8,6 +8,8 @@ results).  Importing the package loads neither CuPy nor cuDF nor RMM.
 
 Parts, each importing only those before it in this list:
 
+* ``_pinned.py`` (pinned, mapped host blocks and their count, ``pinned_nbytes``) and
+  ``_placement.py`` (where a device graph's per-edge buffers live: ``placement=``).
 * ``kernels/__init__.py``: the one kernel loader (NVRTC, disk cache).
 * ``formats/``: one module per layout (encoders, host decoders, invariants) and its ``.cuh``
   device view; ``formats/bits.py`` the bit streams and codes they share.
@@ -37,6 +39,7 @@ from importlib.util import find_spec as _find_spec
 
 # transforms: imported here so that its kernels are registered with the loader.
 from . import _backend, transforms  # noqa: F401
+from ._pinned import pinned_bytes as pinned_nbytes
 from .algorithms import FUNCTIONS as _FUNCTIONS
 from .algorithms import supported
 from .algorithms.pagerank import FailedToConvergeError
@@ -53,8 +56,8 @@ __version__ = "0.1.0"
 
 __all__ = [
     "FORMATS", "CompressedGraph", "FailedToConvergeError", "Graph", "LayoutInvariantError",
-    "SavedGraphError", "TraversalConfig", "__version__", "estimate_nbytes", "read_edgelist",
-    "supported",
+    "SavedGraphError", "TraversalConfig", "__version__", "estimate_nbytes", "pinned_nbytes",
+    "read_edgelist", "supported",
     *sorted(_FUNCTIONS),
 ]
 

@@ -16,7 +16,11 @@ Every graph is built here, from one frame or from many chunks, on the host or on
    ``format="auto"`` every candidate layout's encoder sizes the same edges (ranges aligned
    for all of them), and :mod:`._auto` then chooses the one that goes on to step 4.
 4. **Write.**  The final buffers are allocated once; each range is gathered again (the last
-   one is kept from step 3) and written into its slice, properties included.
+   one is kept from step 3) and written into its slice, properties included.  With
+   ``placement="host"`` (:mod:`._placement`) the per-edge buffers and the properties are
+   allocated in pinned host memory and each run is written through the mapping (staged in a
+   device slice of the run where the layout's kernels use atomics), so the payload is never
+   whole on the GPU: the device peak stays the budget plus O(V).
 
 The same passes re-orient a graph stored transposed (:class:`~._source.StoredEdges`): its own
 edges, read back piece by piece in internal ids, need no scan, only steps 2 to 4.
@@ -35,7 +39,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import _backend
+from . import _backend, _placement
 from ._args import check_bool, check_int
 from ._auto import AutoFormat, choose
 from ._backend import DEVICE, HOST
@@ -112,6 +116,7 @@ class BuildSpec:
     names: dict  # source, destination, edge_attr, weight, edge_id, edge_type
     auto: AutoFormat | None = None  # format="auto": layout_class is None
     vertex_order: str = SORTED  # checked against renumber by the graph
+    placement: str = DEVICE  # where a device build puts the per-edge buffers
 
     def layouts(self) -> dict:
         """``{name: (layout class, parameters)}``: the layout, or every candidate of auto."""
@@ -382,7 +387,8 @@ class _Build:
         if size_only:
             return int(encoder.nbytes + extra)
         encoder.allocate()
-        properties = {name: xp.empty(num_edges, dtype=d) for name, d in self.prop_dtypes.items()}
+        properties = {name: _placement.empty(num_edges, d, spec.placement, xp)
+                      for name, d in self.prop_dtypes.items()}
         order = list(range(len(ranges)))
         order = order[-1:] + order[:-1]  # the kept range first: its edges are freed soonest
         for r in order:
@@ -397,7 +403,7 @@ class _Build:
             for name, values in props.items():
                 if slots is not None:
                     values = values[slots]
-                properties[name][first:first + values.size] = values
+                _placement.write(properties[name], first, values)
             del src, dst, props, slots
         layout = encoder.finish()
         columns = {"source": self.source.columns[0], "destination": self.source.columns[1],
@@ -420,6 +426,7 @@ class _Build:
                 continue
             # Half the budget for a range's edges, half for the encoder's runs over them.
             encoder.max_run_edges = max(MIN_RUN, self.budget // 2 // encoder.work_bytes_per_edge)
+            encoder.placement = self.spec.placement
             encoders[name] = encoder
         if not encoders:
             raise ValueError("format='auto': no candidate layout can hold this graph: "

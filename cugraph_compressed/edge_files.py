@@ -21,6 +21,7 @@ import numpy as np
 from . import _backend
 from ._args import check_bool, check_int
 from ._backend import DEVICE, HOST
+from ._placement import check_placement
 from ._text_pieces import (
     TextSpec,
     count_lines,
@@ -64,7 +65,7 @@ def read_edgelist(path, format=None, *, delimiter=None, header="infer", comment=
                   names=None, dtype=None, source=None, destination=None, weight=None,
                   directed=None, layout="csr", renumber=True, store_transposed=False,
                   backend=None, memory_budget=None, chunk_bytes=None, as_frame=False,
-                  vertex_order="sorted", **layout_params):
+                  vertex_order="sorted", placement="device", **layout_params):
     """Read an edge-list file into a graph (or, with ``as_frame=True``, into one frame).
 
     Text files (comma, tab or blank separated, as SNAP and KONECT files come) and Matrix
@@ -130,6 +131,8 @@ def read_edgelist(path, format=None, *, delimiter=None, header="infer", comment=
     vertex_order : {"sorted", "degree"}
         The internal vertex order, as for ``CompressedGraph`` (``"degree"`` needs
         ``renumber=True``).
+    placement : {"device", "host"}
+        Where a device graph keeps its per-edge buffers, as for ``CompressedGraph``.
     **layout_params
         The layout's parameters, as for ``CompressedGraph``.
 
@@ -176,12 +179,14 @@ def read_edgelist(path, format=None, *, delimiter=None, header="infer", comment=
         chunk_bytes = check_int("chunk_bytes", chunk_bytes, 1)
     layout_class(layout).check_params(**layout_params)
     check_with_renumber(check_vertex_order(vertex_order), check_bool("renumber", renumber))
-    layout_params = dict(layout_params, vertex_order=vertex_order)  # the graph's arguments
+    # The graph's own keywords beside the layout's, for the graph built below.
+    graph_params = {**layout_params, "vertex_order": vertex_order,
+                    "placement": check_placement(placement)}
     if fmt == "parquet":
         _refuse(fmt, delimiter=delimiter, comment=comment, names=names, dtype=dtype,
                 header=header)
         return _read_parquet(path, backend, chunk_bytes, source, destination, weight,
-                             directed, layout, layout_params, renumber, store_transposed,
+                             directed, layout, graph_params, renumber, store_transposed,
                              memory_budget, as_frame)
     text, (src, dst, w) = _text_file(path, fmt, delimiter, header, comment, names, dtype,
                                      source, destination, weight)
@@ -201,7 +206,7 @@ def read_edgelist(path, format=None, *, delimiter=None, header="infer", comment=
     mirror = matrix is not None and matrix.symmetry == "symmetric" and bool(directed)
     chunks = EdgeFileChunks(text, backend, [c for c in (src, dst, w) if c is not None],
                             chunk_bytes, mirror=mirror)
-    graph = CompressedGraph(directed=bool(directed), format=layout, **layout_params)
+    graph = CompressedGraph(directed=bool(directed), format=layout, **graph_params)
     return graph.from_edge_chunks(chunks, source=src, destination=dst, weight=w,
                                   renumber=renumber, store_transposed=store_transposed,
                                   vertices=vertices, backend=backend,
@@ -593,7 +598,7 @@ def _default_names(width):
 # ----------------------------------------------------------------------------- parquet
 
 def _read_parquet(path, backend, chunk_bytes, source, destination, weight, directed, layout,
-                  layout_params, renumber, store_transposed, memory_budget, as_frame):
+                  graph_params, renumber, store_transposed, memory_budget, as_frame):
     from .io import ParquetChunkStream, parquet_chunks
 
     schema = parquet_chunks(path).schema()   # every footer: bad files fail here
@@ -610,7 +615,7 @@ def _read_parquet(path, backend, chunk_bytes, source, destination, weight, direc
         frames = list(chunks() if isinstance(chunks, ParquetChunkStream) else chunks)
         empty = pa.schema(schema).empty_table().to_pandas()
         return _concat(frames, backend, empty=empty)
-    graph = CompressedGraph(directed=bool(directed), format=layout, **layout_params)
+    graph = CompressedGraph(directed=bool(directed), format=layout, **graph_params)
     return graph.from_edge_chunks(chunks, source=src, destination=dst, weight=w,
                                   renumber=renumber, store_transposed=store_transposed,
                                   backend=backend, memory_budget=memory_budget)

@@ -14,7 +14,7 @@ from types import MappingProxyType
 
 import numpy as np
 
-from . import _backend, saved
+from . import _backend, _placement, saved
 from ._args import check_bool
 from ._auto import AUTO, AutoFormat
 from ._backend import DEVICE, HOST
@@ -58,6 +58,16 @@ class CompressedGraph(GraphQueries):
         WCC labels) and the layout's bytes.  Anything but ``"sorted"`` with
         ``renumber=False`` raises ValueError at the build.  The default, ``"sorted"``, may
         change once measurements of both orders choose it (``benchmarks/vertex_order.py``).
+    placement : {"device", "host"}
+        Where a device graph keeps its per-edge buffers (:mod:`cugraph_compressed._placement`).
+        ``"device"``: every buffer in GPU (RMM) memory.  ``"host"``: the layout's per-edge
+        payload (``csr``'s neighbour ids, ``fl``'s packed neighbour words, ``ef``'s low and
+        upper bits, ``cgr``'s bit stream) and the edge properties in pinned, mapped host
+        memory, read by the kernels zero-copy; per-vertex arrays (offsets, Elias-Fano
+        records) and every algorithm's vertex state stay in GPU memory.  The build writes the
+        payload there range by range, so it is never whole on the GPU.  A host graph (built
+        from pandas) has one place to be: either value is accepted and :attr:`placement` is
+        ``"host"``.  ``"auto"`` (a split between the two) is not available yet.
     **layout_params
         The layout's own parameters, e.g. ``force_64bit=True`` for ``"csr"``.  With
         ``"auto"``: ``candidates`` (layout names, default all) and ``max_nbytes`` (the most
@@ -74,9 +84,11 @@ class CompressedGraph(GraphQueries):
     """
 
     def __init__(self, directed: bool = False, format: str = "csr",
-                 vertex_order: str = DEFAULT_VERTEX_ORDER, **layout_params):
+                 vertex_order: str = DEFAULT_VERTEX_ORDER, placement: str = "device",
+                 **layout_params):
         self._directed = check_bool("directed", directed)
         self._vertex_order = check_vertex_order(vertex_order)
+        self._placement = _placement.check_placement(placement)
         # format="auto": the candidates; the layout class and parameters are the chosen
         # layout's once built.
         auto = isinstance(format, str) and format == AUTO
@@ -285,7 +297,7 @@ vertices
             layout_class=self._layout_class, layout_params=self._layout_params, auto=self._auto,
             vertex_order=self._vertex_order, directed=self._directed, renumber=renumber,
             store_transposed=check_bool("store_transposed", store_transposed),
-            symmetrize=symmetrize, vertices=vertices,
+            symmetrize=symmetrize, vertices=vertices, placement=self._placement,
             names={"source": source, "destination": destination, "edge_attr": edge_attr,
                    "weight": weight, "edge_id": edge_id, "edge_type": edge_type})
 
@@ -315,7 +327,7 @@ vertices
         saved.save(path, self._saved_state())
 
     @classmethod
-    def load(cls, path, backend=None) -> CompressedGraph:
+    def load(cls, path, backend=None, placement="device") -> CompressedGraph:
         """Read a graph written by :meth:`save`.
 
         Every buffer's checksum and the layout's invariants are checked before the graph is
@@ -329,6 +341,11 @@ vertices
         backend : {None, "host", "device"}
             Where the graph goes: a host graph (NumPy, pandas results) or a device graph (RMM
             memory, cuDF results); None: the backend it was saved from.
+        placement : {"device", "host"}
+            Where a device graph keeps its per-edge buffers (see :class:`CompressedGraph`):
+            with ``"host"`` they are read from the file straight into pinned host memory,
+            never whole on the GPU.  The file does not record the placement it was saved
+            from.  A host graph accepts either and is ``"host"``.
 
         Returns
         -------
@@ -341,23 +358,26 @@ vertices
             damaged, or breaks the format's or the layout's rules; the message names the file
             and the problem.
         ValueError
-            ``backend`` is not one of the choices.
+            ``backend`` or ``placement`` is not one of the choices.
         RuntimeError
             The graph goes to the device and no GPU is usable.
         TypeError
             The graph goes to the device and its vertex ids are bytes (cuDF has no such column).
+        MemoryError
+            Its per-edge buffers go to pinned host memory and cannot be pinned.
         """
-        return cls._from_saved(saved.load(path, backend))
+        return cls._from_saved(saved.load(path, backend, placement))
 
     def __reduce_ex__(self, protocol):
-        # Pickles carry the saved-graph bytes (checked again when unpickled) and the tuning.
-        # The class goes along, so a drop-in ``Graph`` comes back as one.
+        # Pickles carry the saved-graph bytes (checked again when unpickled), the tuning and
+        # the placement.  The class goes along, so a drop-in ``Graph`` comes back as one.
         if self._layout is None:
             return _unpickle_empty, (self._directed, self.format, self.layout_params,
-                                     self._traversal, type(self), self._vertex_order)
+                                     self._traversal, type(self), self._vertex_order,
+                                     self._placement)
         data = saved.dumps(self._saved_state())
         return _unpickle, (pickle.PickleBuffer(data) if protocol >= 5 else data,
-                           self._traversal, type(self))
+                           self._traversal, type(self), self._placement)
 
     def __deepcopy__(self, memo):
         function, args = self.__reduce_ex__(pickle.HIGHEST_PROTOCOL)
@@ -371,18 +391,19 @@ vertices
             vertex_order=self._vertex_order)
 
     @classmethod
-    def _blank(cls, directed, format, layout_params,
-               vertex_order=DEFAULT_VERTEX_ORDER) -> CompressedGraph:
+    def _blank(cls, directed, format, layout_params, vertex_order=DEFAULT_VERTEX_ORDER,
+               placement="device") -> CompressedGraph:
         """An empty graph of this class, made by ``CompressedGraph``'s constructor (a subclass's
         own, such as the drop-in ``Graph(m_graph, directed)``, takes other arguments)."""
         G = cls.__new__(cls)
-        CompressedGraph.__init__(G, directed, format, vertex_order=vertex_order, **layout_params)
+        CompressedGraph.__init__(G, directed, format, vertex_order=vertex_order,
+                                 placement=placement, **layout_params)
         return G
 
     @classmethod
     def _from_saved(cls, state: saved.GraphState) -> CompressedGraph:
         G = cls._blank(state.directed, state.layout.name, state.layout.params,
-                       state.vertex_order)
+                       state.vertex_order, state.placement)
         G._layout, G._properties, G._ids = state.layout, state.properties, state.ids
         G._columns, G.build_stats = state.columns, state.build_stats
         G.backend, G.store_transposed, G._in_lists = (state.backend, state.store_transposed,
@@ -426,7 +447,9 @@ vertices
         (``store_transposed``) is re-encoded as out-lists in place, as cuGraph converts its
         storage for an algorithm: its stored edges are read back piece by piece (decoded on
         the GPU for a device graph), turned round and fed to the streaming build under the
-        budget the graph was built with.  The peak is both structures, the budget and O(V)
+        budget the graph was built with, into the graph's :attr:`placement` (a host-placed
+        graph's new payload goes straight to pinned memory).  The peak is both structures, the
+        budget and O(V)
         vertex arrays; the old structure is dropped only once the new one is complete, so a
         failure (MemoryError included) leaves the graph as it was.  A graph that must not
         hold both at once is built twice instead, one per orientation.
@@ -436,7 +459,8 @@ vertices
             source = StoredEdges(layout, self._properties, self.backend, True, self._traversal)
             spec = BuildSpec(layout_class=self._layout_class, layout_params=self._layout_params,
                              directed=True, renumber=False, store_transposed=False,
-                             symmetrize=False, vertices=None, names={})
+                             symmetrize=False, vertices=None, names={},
+                             placement=self._placement)
             built = build(source, spec, self.build_stats.get("budget"))
             self._layout, self._properties, self._in_lists = (built.layout, built.properties,
                                                               False)
@@ -490,9 +514,10 @@ vertices
         if self._layout is None:
             return f"{head}, empty)"
         edges = "edges" if self._directed else "stored_edges"  # both directions: no decode
+        placement = f", placement={self.placement!r}" if self.backend == DEVICE else ""
         return (f"{head}, vertices={self._layout.num_vertices}, "
                 f"{edges}={self._layout.num_edges}, nbytes={self.nbytes}, "
-                f"backend={self.backend!r})")
+                f"backend={self.backend!r}{placement})")
 
     def is_directed(self) -> bool:
         return self._directed
@@ -554,6 +579,76 @@ vertices
             sizes["vertex_order"] = self._ids.order_nbytes()
         return sizes
 
+    @property
+    def placement(self) -> str:
+        """Where the graph's per-edge buffers are: ``"device"`` or ``"host"`` (see
+        :class:`CompressedGraph`); always ``"host"`` for a host graph, and before a build the
+        placement the build will use."""
+        return _placement.HOST if self.backend == HOST else self._placement
+
+    def to_placement(self, placement: str) -> CompressedGraph:
+        """Move the graph's per-edge buffers (the layout's payload and the edge properties)
+        to ``placement``, in place, and return the graph.
+
+        Each buffer is copied whole into a new one in the target memory, in pieces of
+        :data:`~cugraph_compressed._placement.PIECE_BYTES` (no staging buffer), and the graph
+        takes the new buffers only once every copy is done: the peak holds the per-edge
+        buffers twice, once in each memory.  A failure (MemoryError when the GPU or the
+        pinned allocator runs out) leaves the graph as it was and frees what was allocated
+        for the move.  A graph already there is left as it is; before a build this only
+        changes where the build will put the buffers.  A host graph has one place to be: the
+        value is checked and nothing moves.
+
+        Parameters
+        ----------
+        placement : {"device", "host"}
+            The target.
+
+        Returns
+        -------
+        CompressedGraph
+            This graph.
+
+        Raises
+        ------
+        ValueError
+            ``placement`` is not one of the choices (``"auto"`` is not available yet).
+        MemoryError
+            The target memory cannot hold the buffers.
+        """
+        placement = _placement.check_placement(placement)
+        if self._layout is None or self.backend == HOST:
+            self._placement = placement
+            return self
+        layout = self._layout
+        with _backend.device_allocations():
+            arrays = dict(layout.arrays)
+            for name in layout.edge_buffers:
+                arrays[name] = _placement.move(arrays[name], placement)
+            properties = {name: _placement.move(values, placement)
+                          for name, values in self._properties.items()}
+        self._layout = layout.with_arrays(arrays)
+        self._properties, self._placement = properties, placement
+        return self
+
+    def nbytes_by_placement(self) -> dict:
+        """Bytes of the graph's buffers (those of :meth:`nbytes_by_component`) in GPU memory
+        and in host memory: ``{"device": bytes, "host": bytes}``, read from where each buffer
+        is.  A host-placed device graph holds its per-edge buffers under ``"host"`` (pinned
+        memory) and the rest under ``"device"``; a host graph holds everything under
+        ``"host"``.  The package's total of pinned bytes, over every graph, is
+        ``cugraph_compressed.pinned_nbytes()``."""
+        layout = self._require_built()
+        sizes = {_placement.DEVICE: 0, _placement.HOST: 0}
+        for name, array in layout.arrays.items():
+            if array is not None:
+                sizes[_placement.placement_of(array)] += int(array.nbytes)
+        for values in self._properties.values():
+            sizes[_placement.placement_of(values)] += int(values.nbytes)
+        if self._ids.renumbered:
+            sizes[self.backend] += self._ids.nbytes()
+        return sizes
+
     def validate(self) -> None:
         """Check the layout's invariants; raises ``LayoutInvariantError`` on a violation."""
         self._require_built().validate()
@@ -579,16 +674,17 @@ vertices
         return ids.frame(columns)
 
 
-def _unpickle(data, traversal, cls=CompressedGraph) -> CompressedGraph:
-    G = cls._from_saved(saved.loads(data))
+def _unpickle(data, traversal, cls=CompressedGraph,
+              placement=_placement.DEVICE) -> CompressedGraph:
+    G = cls._from_saved(saved.loads(data, placement=placement))
     G.traversal = traversal
     return G
 
 
 def _unpickle_empty(directed, format, layout_params, traversal,
-                    cls=CompressedGraph,
-                    vertex_order=DEFAULT_VERTEX_ORDER) -> CompressedGraph:
-    G = cls._blank(directed, format, layout_params, vertex_order)
+                    cls=CompressedGraph, vertex_order=DEFAULT_VERTEX_ORDER,
+                    placement=_placement.DEVICE) -> CompressedGraph:
+    G = cls._blank(directed, format, layout_params, vertex_order, placement)
     G.traversal = traversal
     return G
 

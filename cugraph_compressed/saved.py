@@ -127,9 +127,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _backend
+from . import _backend, _pinned
 from ._backend import DEVICE, HOST
 from ._ids import VertexIds
+from ._placement import check_placement
 from ._vertex_order import DEGREE, SORTED
 from .formats import layout_class
 from .formats.base import Layout, LayoutInvariantError
@@ -179,6 +180,8 @@ class GraphState:
     columns: dict
     build_stats: dict
     vertex_order: str = SORTED
+    #: Where a device graph's per-edge buffers are (not saved: ``load`` takes it).
+    placement: str = DEVICE
 
 
 # -- writing ------------------------------------------------------------------------------------
@@ -282,7 +285,13 @@ def _plan(state: GraphState) -> _Plan:
 def _write(plan: _Plan, sink) -> None:
     staging = None
     for entry, array in plan.arrays:
-        if _backend.is_cupy_array(array):
+        if _pinned.is_pinned(array):  # host memory already: its bytes are read in place
+            import cupy
+
+            cupy.cuda.Device().synchronize()  # kernels that wrote it are done
+            crc = _write_host(_pinned.host_view(cupy.ascontiguousarray(array)), sink,
+                              entry["offset"])
+        elif _backend.is_cupy_array(array):
             if staging is None:
                 staging = _DeviceStaging(max(a.nbytes for _, a in plan.arrays))
             crc = staging.download(array, sink, entry["offset"])
@@ -337,7 +346,7 @@ class _MemorySink:
 
 
 # -- reading ------------------------------------------------------------------------------------
-def load(path, backend=None) -> GraphState:
+def load(path, backend=None, placement=DEVICE) -> GraphState:
     """Read a graph saved by :func:`save`.
 
     Parameters
@@ -346,6 +355,9 @@ def load(path, backend=None) -> GraphState:
         The file.
     backend : {None, "host", "device"}
         Where the graph goes; None: where it was when saved.
+    placement : {"device", "host"}
+        Where a device graph keeps its per-edge buffers (:mod:`._placement`): with "host"
+        they are read straight into pinned host memory.  The file does not record it.
 
     Raises
     ------
@@ -353,23 +365,27 @@ def load(path, backend=None) -> GraphState:
         The file is not a saved graph, has another format version, is truncated or damaged,
         or its contents break the format's or the layout's rules (the message names the file).
     ValueError
-        ``backend`` is not one of the choices.
+        ``backend`` or ``placement`` is not one of the choices.
     RuntimeError
         The graph goes to the device and no GPU is usable.
     TypeError
         The graph goes to the device and its vertex ids are bytes (cuDF has no such column).
+    MemoryError
+        The graph goes to the device placed on the host and its buffers cannot be pinned.
     """
     _check_backend(backend)
+    placement = check_placement(placement)
     name = os.fspath(path)
     with open(name, "rb", buffering=0) as f:
-        return _read(_FileSource(f, name), backend)
+        return _read(_FileSource(f, name), backend, placement)
 
 
-def loads(data, backend=None) -> GraphState:
+def loads(data, backend=None, placement=DEVICE) -> GraphState:
     """Read a graph from the bytes :func:`dumps` returned (any object with the buffer
     protocol); as :func:`load`."""
     _check_backend(backend)
-    return _read(_MemorySource(data, PICKLED), backend)
+    placement = check_placement(placement)
+    return _read(_MemorySource(data, PICKLED), backend, placement)
 
 
 def _check_backend(backend):
@@ -406,7 +422,7 @@ class _MemorySource:
         view[:] = self.data[offset:offset + len(view)]
 
 
-def _read(source, backend) -> GraphState:
+def _read(source, backend, placement) -> GraphState:
     name = source.name
     raw, header_end, version = _read_header(source)
     header = _Fields(raw, "header", name)
@@ -432,8 +448,9 @@ def _read(source, backend) -> GraphState:
             raise RuntimeError(f"a device graph needs a usable GPU: {reason} (load the graph "
                                "with backend='host' to read it on the host)")
     uses = _uses(header, entries)
-    buffers = _place(source, entries, uses, backend)
+    buffers = _place(source, entries, uses, backend, placement)
     state = _state(header, buffers, backend, name)
+    state.placement = HOST if backend == HOST else placement
     try:
         state.layout.validate()
     except LayoutInvariantError as exc:
@@ -588,12 +605,15 @@ def _buffer_table(header: _Fields, header_end: int, file_bytes: int, name: str) 
 
 #: What a buffer is used for: arrays the graph keeps go where the graph goes; what is decoded
 #: on the host first (strings, categories, dates of a renumber map) is read there.
-KEPT, DECODED = "kept", "decoded"
+#: How the graph uses a buffer: kept as it is (per-edge, EDGE: where the placement puts the
+#: payload), or decoded on the host into something else.
+KEPT, EDGE, DECODED = "kept", "edge", "decoded"
 
 
 def _uses(header: _Fields, entries: list) -> dict:
-    """``{buffer name: KEPT or DECODED}``: every buffer of the table, each named by exactly one
-    field of the header; the graph keeps numbers only."""
+    """``{buffer name: KEPT, EDGE or DECODED}``: every buffer of the table, each named by
+    exactly one field of the header; the graph keeps numbers only.  EDGE: the layout's
+    per-edge buffers (its class's ``edge_buffers``) and the properties."""
     kinds = {e.name: e.dtype.kind for e in entries}
     uses = {}
 
@@ -603,7 +623,7 @@ def _uses(header: _Fields, entries: list) -> dict:
             fields.fail(f"names buffer {buffer!r}, which the buffer table does not list", key)
         if buffer in uses:
             fields.fail(f"names buffer {buffer!r}, which another field names too", key)
-        if how == KEPT and kinds[buffer] not in "biuf":
+        if how != DECODED and kinds[buffer] not in "biuf":
             fields.fail(f"names buffer {buffer!r}, whose dtype does not hold numbers", key)
         uses[buffer] = how
 
@@ -619,12 +639,17 @@ def _uses(header: _Fields, entries: list) -> dict:
             use(fields, "offsets", DECODED)
             use(fields, "data", DECODED)
 
-    buffers = header.object("layout").object("buffers")
+    layout = header.object("layout")
+    try:
+        per_edge = layout_class(layout.text("name")).edge_buffers
+    except ValueError:  # an unknown layout: _state names it
+        per_edge = ()
+    buffers = layout.object("buffers")
     for key in buffers.value:
-        use(buffers, key, KEPT)
+        use(buffers, key, EDGE if key in per_edge else KEPT)
     properties = header.object("properties")
     for key in properties.value:
-        use(properties, key, KEPT)
+        use(properties, key, EDGE)
     if header.get("renumber_map", (dict, type(None)), "an object or null") is not None:
         column(header.object("renumber_map"), True)
     if header.value.get("vertex_order") is not None:
@@ -635,18 +660,22 @@ def _uses(header: _Fields, entries: list) -> dict:
     return uses
 
 
-def _place(source, entries: list, uses: dict, backend: str) -> dict:
+def _place(source, entries: list, uses: dict, backend: str, placement: str) -> dict:
     """Read every buffer into its final place and check its CRC-32: ``{name: array}``.
 
     The one step that decides where buffers go: arrays the graph keeps (the layout's, the
     properties, a numeric renumber map) go to the backend's memory (NumPy arrays on the host,
     read straight into them; RMM memory on the device, through pinned staging blocks), what is
-    decoded on the host first stays in NumPy arrays.
+    decoded on the host first stays in NumPy arrays.  A device graph placed on the host reads
+    its per-edge buffers (EDGE) straight into pinned, mapped blocks (:mod:`._pinned`).
     """
     staging = None
     out = {}
     for entry in entries:
-        if uses[entry.name] == KEPT and backend == DEVICE:
+        if uses[entry.name] == EDGE and backend == DEVICE and placement == HOST:
+            array = _pinned.empty(entry.shape, entry.dtype)
+            crc = _read_host(source, entry.offset, _pinned.host_view(array))
+        elif uses[entry.name] != DECODED and backend == DEVICE:
             import cupy
 
             if staging is None:

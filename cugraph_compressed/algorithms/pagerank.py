@@ -20,6 +20,7 @@ from .._args import check_bool, check_number
 from .._backend import to_host
 from ..graph_view import ANY
 from ..kernels.traversal import Module, Traversal
+from ._weights import bad_weights
 from .registry import ALGORITHMS, front_door
 
 TRANSPOSED_WARNING = ("Pagerank expects the 'store_transposed' flag to be set to 'True' for "
@@ -83,10 +84,10 @@ def check_weights(adjacency) -> None:
     weights = adjacency.weights
     if weights is None:
         return
-    nan = weights != weights
-    if bool(nan.any()):
-        raise ValueError(f"pagerank cannot converge with NaN edge weights: {int(nan.sum())} "
-                         f"weight(s) are NaN, the first at stored edge {int(nan.argmax())}")
+    count, first = bad_weights(weights)
+    if count:
+        raise ValueError(f"pagerank cannot converge with NaN edge weights: {count} "
+                         f"weight(s) are NaN, the first at stored edge {first}")
 
 
 def pagerank_host(adjacency, alpha, teleport, start, out_weight, max_iter, tol):

@@ -17,17 +17,17 @@ from .._args import check_number
 from .._backend import is_scalar
 from ..graph_view import OUT
 from ..kernels.traversal import Module, Traversal
+from ._weights import bad_weights
 from .registry import ALGORITHMS, front_door
 
 
 def check_weights(adjacency) -> None:
     """ValueError naming the first negative or NaN weight (cuGraph does not check)."""
     weights = adjacency.weights
-    xp_bad = (weights < 0) | (weights != weights)
-    if bool(xp_bad.any()):
-        first = weights[int(xp_bad.argmax())]
-        raise ValueError(f"sssp needs non-negative weights; found weight {float(first)!r} "
-                         f"({int(xp_bad.sum())} negative or NaN weight(s) in all)")
+    count, first = bad_weights(weights, negative=True)
+    if count:
+        raise ValueError(f"sssp needs non-negative weights; found weight "
+                         f"{float(weights[first])!r} ({count} negative or NaN weight(s) in all)")
 
 
 def distance_bound(cutoff, dtype: np.dtype):

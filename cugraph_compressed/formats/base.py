@@ -21,6 +21,9 @@ Contract of every layout:
   ``decode_slots`` (a window of property slots) is written once, here, on top of them.
 * ``nbytes_by_component`` sums the real buffers; ``estimate_nbytes`` predicts ``nbytes``
   without encoding (the encoder's first sweep alone).
+* ``edge_buffers`` names those of its buffers that grow with the edges (the payload): a
+  host-placed graph keeps them in pinned host memory, so a GPU encoder allocates them with
+  ``RangeEncoder._edge_zeros`` and writes them without atomics (:mod:`.._placement`).
 * ``buffer_names`` names the buffers of ``arrays``; a layout is rebuilt from them, its counts,
   its ``params`` and :meth:`Layout.saved_state` (a saved graph, :mod:`cugraph_compressed.saved`)
   and then checked by ``validate()``.
@@ -32,7 +35,8 @@ from typing import ClassVar
 
 import numpy as np
 
-from .._backend import to_host
+from .. import _placement
+from .._backend import DEVICE, to_host
 
 
 class LayoutInvariantError(ValueError):
@@ -57,6 +61,10 @@ class Layout:
     build_bytes_per_vertex: ClassVar[int] = 16
     #: The keys of ``arrays``, in the order the encoder gives them.
     buffer_names: ClassVar[tuple] = ()
+    #: The buffers of ``buffer_names`` that grow with the edges (the payload a host-placed
+    #: graph keeps in pinned host memory, :mod:`cugraph_compressed._placement`); the others
+    #: are per-vertex and stay with the vertex state.
+    edge_buffers: ClassVar[tuple] = ()
 
     def __init__(self, xp, num_vertices: int, num_edges: int, arrays: dict, params: dict):
         self.xp = xp
@@ -116,6 +124,14 @@ class Layout:
         arguments holding JSON values: a saved graph stores it to rebuild the layout (empty
         unless the layout overrides it)."""
         return {}
+
+    def with_arrays(self, arrays: dict) -> "Layout":
+        """The same layout over other buffers of the same contents (e.g. moved to another
+        placement): a new object, so nothing cached over the old buffers is reused."""
+        layout = type(self)(self.xp, self.num_vertices, self.num_edges, arrays,
+                            dict(self.params), **self.saved_state())
+        layout.property_order = self.property_order
+        return layout
 
     # -- size ---------------------------------------------------------------------------------
     def nbytes_by_component(self) -> dict:
@@ -400,6 +416,10 @@ class RangeEncoder:
         self._final_nbytes = None   # kept by finish(), which frees what _nbytes reads
         #: Edges per run at most, beside the layout's own bound (a budget sets it).
         self.max_run_edges = None
+        #: Where a GPU encoder allocates the layout's per-edge buffers (``edge_buffers``):
+        #: ``"host"`` puts them in pinned host memory (:mod:`cugraph_compressed._placement`),
+        #: written a run at a time without atomics, so the payload is never whole on the GPU.
+        self.placement = DEVICE
 
     #: The layout's own bound on the edges of a run (None: runs need none).
     layout_chunk_edges = None
@@ -524,6 +544,10 @@ class RangeEncoder:
 
     def _allocate(self) -> None:
         raise NotImplementedError
+
+    def _edge_zeros(self, size: int, dtype):
+        """A zeroed per-edge buffer in the encoder's :attr:`placement` (NumPy: host memory)."""
+        return _placement.zeros(size, dtype, self.placement, self.xp)
 
     def _write(self, v0, v1, src, dst, first_edge):
         raise NotImplementedError

@@ -732,6 +732,7 @@ class CGRLayout(Layout):
     build_bytes_per_vertex = 12  # measured 8.4
     buffer_names = ("edge_offsets", "edge_offsets_high", "bit_offsets",
                     "bit_offsets_high", "stream")
+    edge_buffers = ("stream",)
 
     @classmethod
     def check_params(cls, min_interval_length=4, code="zeta", zeta_k=3, segment_size=32) -> dict:
@@ -1003,7 +1004,7 @@ class CGREncoder(RangeEncoder):
         return 8 * (n + 1) + 8 * (m >> 32) + 8 * (bits >> 32) + 4 * stream_words(bits)
 
     def _allocate(self):
-        self.stream = self.xp.zeros(stream_words(self.total_bits), dtype=np.uint32)
+        self.stream = self._edge_zeros(stream_words(self.total_bits), np.uint32)
 
     def _write(self, v0, v1, src, dst, first_edge):
         xp = self.xp

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import _placement
 from .base import (
     Layout,
     RangeEncoder,
@@ -44,6 +45,7 @@ class CSRLayout(Layout):
     name = "csr"
     build_bytes_per_vertex = 8  # measured 4.2
     buffer_names = ("offsets", "indices")
+    edge_buffers = ("indices",)
 
     @classmethod
     def check_params(cls, force_64bit=False) -> dict:
@@ -153,13 +155,13 @@ class CSREncoder(RangeEncoder):
     def _allocate(self):
         xp = self.xp
         self.offsets = xp.zeros(self.num_vertices + 1, dtype=self._offset_dtype())
-        self.indices = xp.empty(self.num_edges, dtype=self.index_dtype)
+        self.indices = self._edge_zeros(self.num_edges, self.index_dtype)
 
     def _write(self, v0, v1, src, dst, first_edge):
         src = searchable(src, v1)
         for w0, w1, e0, e1 in self.runs(v0, v1, src):
             self.offsets[w0:w1 + 1] = first_entries(src, w0, w1 + 1, self.xp) + first_edge
-        self.indices[first_edge:first_edge + int(dst.size)] = dst
+        _placement.write(self.indices, first_edge, dst)
         return None
 
     def _arrays(self):

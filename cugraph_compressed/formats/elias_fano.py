@@ -116,7 +116,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import _backend
+from .. import _backend, _placement
 from ..kernels import get_kernel, grid_size, register
 from .base import (
     Layout,
@@ -741,6 +741,8 @@ def _write_run_device(encoder, owner, values, a, b, value_base):
     """The records of entries ``a .. b - 1`` and the codes of their lists (``owner`` and
     ``values`` the run's entries, the first of them value ``value_base``) ORed into the
     encoder's streams on the GPU: one pass over the entries, one over the values."""
+    import cupy as cp
+
     k, B, blocks = encoder.k, encoder.block_size, encoder.blocks
     values = _words(values)
     first, start, l = _device_entries(owner, values, a, b, k, B)
@@ -749,8 +751,20 @@ def _write_run_device(encoder, owner, values, a, b, value_base):
             np.int64(value_base), np.int32(B.bit_length() - 1), encoder.records)
     if int(owner.size):
         (o, o_type, _), (v, v_type, _) = _words(owner), values
+        data, first_word = encoder.data, 0
+        if _placement.placement_of(data) == _placement.HOST:
+            # The codes OR bits with atomics, which mapped host memory cannot be trusted
+            # with: they go into a zeroed device slice of the run's words (and tail words
+            # for the zero ORs a field at the end may make), ORed into the host words after;
+            # the words shared with the runs around are merged by that OR.
+            first_word = int(blocks[a // B, 1]) // WORD_BITS
+            end_bit = encoder.data_bits if b > encoder.num_vertices else int(blocks[b // B, 1])
+            data = cp.zeros(stream_words(end_bit) - first_word, dtype=np.uint32)
+            bit_base = bit_base - first_word * WORD_BITS
         _launch("ef_codes", o.size, o, v, np.int64(o.size), np.int64(a), first, start, l,
-                bit_base, np.int64(k), encoder.data, types=(o_type, v_type))
+                bit_base, np.int64(k), data, types=(o_type, v_type))
+        if data is not encoder.data:
+            _placement.or_words(encoder.data, first_word, data)
 
 
 # -- the graph layout ------------------------------------------------------------------------
@@ -761,6 +775,7 @@ class EliasFanoLayout(Layout):
     name = "ef"
     build_bytes_per_vertex = 6  # measured 3.2
     buffer_names = ("blocks", "records", "data")
+    edge_buffers = ("data",)
 
     @classmethod
     def check_params(cls, k=DEFAULT_K, block_size=DEFAULT_BLOCK_SIZE) -> dict:
@@ -911,7 +926,7 @@ class EliasFanoEncoder(RangeEncoder):
 
     def _allocate(self):
         self.records = self.xp.zeros(stream_words(self.record_bits), dtype=np.uint32)
-        self.data = self.xp.zeros(stream_words(self.data_bits), dtype=np.uint32)
+        self.data = self._edge_zeros(stream_words(self.data_bits), np.uint32)
 
     def _write(self, v0, v1, src, dst, first_edge):
         xp, k, B, blocks = self.xp, self.k, self.block_size, self.blocks

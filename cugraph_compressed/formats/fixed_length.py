@@ -399,6 +399,7 @@ class FixedLengthLayout(Layout):
     name = "fl"
     build_bytes_per_vertex = 4  # measured 2.4
     buffer_names = ("offsets", "indices")
+    edge_buffers = ("indices",)
 
     def __init__(self, xp, num_vertices, num_edges, arrays, params, offset_width, index_width):
         super().__init__(xp, num_vertices, num_edges, arrays, params)
@@ -582,7 +583,7 @@ class FixedLengthEncoder(RangeEncoder):
     def _allocate(self):
         w_off, w_idx = self.widths()
         self.offsets = self.xp.zeros(stream_words((self.num_vertices + 1) * w_off), np.uint32)
-        self.indices = self.xp.zeros(stream_words(self.num_edges * w_idx), np.uint32)
+        self.indices = self._edge_zeros(stream_words(self.num_edges * w_idx), np.uint32)
 
     def _write(self, v0, v1, src, dst, first_edge):
         xp, n = self.xp, self.num_vertices

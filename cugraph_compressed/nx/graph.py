@@ -136,7 +136,7 @@ class BackendGraph:
     def reverse_graph(self) -> CompressedGraph:
         """A directed graph's edges turned round, with NetworkX's predecessor-list positions
         as their ranks: ``bfs_edges(reverse=True)`` searches it.  Built once, from the stored
-        edges, on the graph's backend and in its layout."""
+        edges, on the graph's backend, in its layout and its placement."""
         if not self._directed:
             raise ValueError("only a directed graph has a reverse")
         if self._reverse is None:
@@ -145,7 +145,8 @@ class BackendGraph:
             if "pred_rank" in edges.columns:
                 columns["rank"] = edges["pred_rank"]
             frame = type(edges)(columns)
-            self._reverse = CompressedGraph(directed=True, format=self.graph.format)
+            self._reverse = CompressedGraph(directed=True, format=self.graph.format,
+                                            placement=self.graph.placement)
             self._reverse.from_edge_chunks(
                 [frame], source="src", destination="dst",
                 edge_id="rank" if "rank" in columns else None, renumber=False,

@@ -19,6 +19,10 @@ SOURCES = sorted(PACKAGE.rglob("*.py"))
 
 #: Package parts and the parts each may not import (its own layer and those above it).
 FORBIDDEN = {
+    "_pinned": {"graph", "graph_view", "_ids", "formats", "kernels", "saved", "_placement",
+                "_build", "algorithms", "bench", "nx"},
+    "_placement": {"graph", "graph_view", "_ids", "formats", "kernels", "saved", "_build",
+                   "algorithms", "bench", "nx"},
     "formats": {"graph", "graph_view", "_ids", "algorithms", "bench", "nx"},
     "kernels": {"graph", "graph_view", "_ids", "algorithms", "bench", "nx"},
     "graph": {"drop_in", "algorithms", "bench", "nx"},
