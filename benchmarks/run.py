@@ -37,6 +37,8 @@ def main(argv=None):
                         "contender build with renumber=True)")
     p.add_argument("--vertex-order", choices=("sorted", "degree"), default="sorted",
                    help="our graphs' internal vertex order (sorted)")
+    p.add_argument("--placements", nargs="+", choices=("device", "host"), default=["device"],
+                   help="measure each layout in these placements (device)")
     p.add_argument("--out", default=None,
                    help="JSON path (default benchmarks/results/<device>-<date>.json)")
     p.add_argument("--git-commit", default=None,
@@ -56,7 +58,8 @@ def main(argv=None):
         repeats=args.repeats, encode_repeats=args.encode_repeats, num_sources=args.sources,
         edge_factor=args.edge_factor, seed=args.seed, backend=args.backend,
         with_cugraph=not args.no_cugraph, cugraph_renumber_false=args.cugraph_renumber_false,
-        vertex_order=args.vertex_order, git_commit=args.git_commit, checkpoint=checkpoint)
+        vertex_order=args.vertex_order, placements=args.placements,
+        git_commit=args.git_commit, checkpoint=checkpoint)
     print(f"{record['device']} ({record['backend']}), commit {record['git_commit']}, "
           f"{record['timestamp']}")
     print("\n".join(bench.describe_graphs(record)))

@@ -37,6 +37,7 @@ def result_row(backend, graph, contender, algorithm, kind, **fields):
     row = {
         "scale": graph["scale"], "directed": graph["directed"], "contender": contender.name,
         "format": contender.format, "renumber": contender.renumber, "backend": backend,
+        "placement": contender.placement if not contender.is_cugraph else "device",
         "algorithm": algorithm, "graph": kind,
         "edges": graph["edges"], "sources": None, "ms": None, "ms_min": None, "ms_max": None,
         "warmup_ms": None, "runs": 0, "gteps": None, "structure_bytes": None,
@@ -76,7 +77,8 @@ def contender_label(result):
     -------
     str
     """
-    return Contender(result["contender"], result["format"], result.get("renumber", True)).title
+    return Contender(result["contender"], result["format"], result.get("renumber", True),
+                     placement=result.get("placement", "device")).title
 
 
 def _direction(directed):

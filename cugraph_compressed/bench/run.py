@@ -25,6 +25,7 @@ import statistics
 import sys
 
 from .._args import check_optional_bool
+from .._placement import check_placement
 from .._progress import Progress
 from .._vertex_order import check_vertex_order
 from ..formats.base import plain_csr_nbytes
@@ -39,7 +40,7 @@ from .timing import time_builds, time_calls
 
 def run_benchmark(scales, *, directed=True, algorithms=tuple(SPECS), formats=None, repeats=5,
                   encode_repeats=3, num_sources=4, edge_factor=16, seed=42, backend="auto",
-                  cugraph_renumber_false=False, vertex_order="sorted",
+                  cugraph_renumber_false=False, vertex_order="sorted", placements=("device",),
                   with_cugraph=True, git_commit=None, log=None, checkpoint=None,
                   progress=False):
     """Generate R-MAT graphs and measure every contender on each.
@@ -75,6 +76,9 @@ def run_benchmark(scales, *, directed=True, algorithms=tuple(SPECS), formats=Non
     vertex_order : {"sorted", "degree"}, default "sorted"
         ``CompressedGraph(vertex_order=...)`` of every layout's graph; recorded in
         ``settings``.
+    placements : sequence of {"device", "host"}, default ("device",)
+        Each layout is measured once per placement (``CompressedGraph(placement=...)``), in
+        order; every row records its ``placement``, and ``settings`` the list.
     with_cugraph : bool, default True
         Include cuGraph itself as a contender (device backend only, when importable).
     git_commit : str, optional
@@ -112,7 +116,10 @@ def run_benchmark(scales, *, directed=True, algorithms=tuple(SPECS), formats=Non
     env = Environment(backend)
     cugraph_ok = with_cugraph and backend == "device" and env.cugraph is not None
     check_vertex_order(vertex_order)
-    sides = contenders(formats, cugraph_ok, cugraph_renumber_false, vertex_order)
+    placements = [check_placement(p) for p in placements]
+    if not placements:
+        raise ValueError("placements must name at least one placement")
+    sides = contenders(formats, cugraph_ok, cugraph_renumber_false, vertex_order, placements)
     log = _Log(log, progress, len(scales) * (1 + sum(
         len(sides) * _steps_per_contender(specs, d) for d in directions)))
     log(f"backend: {backend}" + (f" ({why_host})" if why_host else "")
@@ -131,6 +138,7 @@ def run_benchmark(scales, *, directed=True, algorithms=tuple(SPECS), formats=Non
                      "graphs": {name: dict(kw) for name, kw in GRAPHS.items()},
                      "sssp_rtol": SSSP_RTOL, "pagerank_l1": PAGERANK_L1,
                      "renumber": True, "vertex_order": vertex_order,
+                     "placements": placements,
                      "rmm_pool": env.rmm_pool},
         "graphs": [],
         "results": [],

@@ -131,17 +131,23 @@ class Contender:
         degree-segmented kernels), and ours.  cuGraph with False is a row on request only.
     vertex_order : str
         Our graphs' ``CompressedGraph(vertex_order=...)`` (cuGraph orders its own).
+    placement : str
+        Our graphs' ``CompressedGraph(placement=...)``: ``"device"``, or ``"host"`` (per-edge
+        buffers in pinned host memory, read zero-copy).  cuGraph's graphs are in GPU memory.
     """
 
     name: str
     format: str
     renumber: bool = True
     vertex_order: str = "sorted"
+    placement: str = "device"
 
     @property
     def label(self):
-        """``name:format``, what other contenders' results name as ``checked_against``."""
-        return f"{self.name}:{self.format}"
+        """``name:format`` (``name:format@host`` for a host-placed graph), what other
+        contenders' results name as ``checked_against``."""
+        where = "" if self.placement == "device" else f"@{self.placement}"
+        return f"{self.name}:{self.format}{where}"
 
     @property
     def is_cugraph(self):
@@ -152,7 +158,7 @@ class Contender:
         """How tables and plots name it: ``cuGraph`` (``cuGraph renumber=False``) or the
         layout's name."""
         if not self.is_cugraph:
-            return self.format
+            return self.format if self.placement == "device" else f"{self.format}@{self.placement}"
         return "cuGraph" if self.renumber else "cuGraph renumber=False"
 
     def builder(self, env, directed, kind):
@@ -185,10 +191,11 @@ class Contender:
         else:
             from ..graph import CompressedGraph
 
-            fmt, order = self.format, self.vertex_order
+            fmt, order, placement = self.format, self.vertex_order, self.placement
 
             def build(df):
-                G = CompressedGraph(directed=directed, format=fmt, vertex_order=order)
+                G = CompressedGraph(directed=directed, format=fmt, vertex_order=order,
+                                    placement=placement)
                 load = (G.from_cudf_edgelist if env.backend == "device"
                         else G.from_pandas_edgelist)
                 load(df, source="source", destination="destination", renumber=renumber, **kw)
@@ -215,7 +222,8 @@ class Contender:
         return self.format in device_layouts()
 
 
-def contenders(formats, with_cugraph, cugraph_renumber_false=False, vertex_order="sorted"):
+def contenders(formats, with_cugraph, cugraph_renumber_false=False, vertex_order="sorted",
+               placements=("device",)):
     """Everything measured side by side, in the order measured.
 
     Parameters
@@ -229,6 +237,8 @@ def contenders(formats, with_cugraph, cugraph_renumber_false=False, vertex_order
         Also cuGraph built with ``renumber=False`` (format :data:`NO_RENUMBER`), after it.
     vertex_order : str
         The vertex order of every layout's graph (``"sorted"`` or ``"degree"``).
+    placements : sequence of str
+        Each layout is a contender once per placement (``"device"``, ``"host"``), in order.
 
     Returns
     -------
@@ -237,4 +247,5 @@ def contenders(formats, with_cugraph, cugraph_renumber_false=False, vertex_order
     sides = [Contender(CUGRAPH, "native")] if with_cugraph else []
     if with_cugraph and cugraph_renumber_false:
         sides.append(Contender(CUGRAPH, NO_RENUMBER, renumber=False))
-    return sides + [Contender(OURS, f, vertex_order=vertex_order) for f in formats]
+    return sides + [Contender(OURS, f, vertex_order=vertex_order, placement=p)
+                    for f in formats for p in placements]

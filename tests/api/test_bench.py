@@ -6,13 +6,13 @@ import pytest
 
 from cugraph_compressed import FORMATS
 from cugraph_compressed.algorithms import ALGORITHMS
-from cugraph_compressed.bench import GRAPHS, SPECS, failed, run_benchmark
+from cugraph_compressed.bench import GRAPHS, SPECS, failed, format_table, run_benchmark
 from cugraph_compressed.bench.checks import agrees, summarize
 
 # The keys of a result row, in their order: records before and after a change compare.
 ROW_KEYS = [
-    "scale", "directed", "contender", "format", "renumber", "backend", "algorithm", "graph",
-    "edges",
+    "scale", "directed", "contender", "format", "renumber", "backend", "placement", "algorithm",
+    "graph", "edges",
     "sources", "ms", "ms_min", "ms_max", "warmup_ms", "runs", "gteps", "structure_bytes",
     "bytes_per_edge", "components", "rmm_bytes", "rmm_peak_bytes", "compression_ratio",
     "plain_csr_bytes", "encode_ms", "encode_warmup_ms", "encode_edges_per_s", "reported_edges",
@@ -117,6 +117,22 @@ def test_host_run_in_the_degree_order_checks_against_the_first_layout():
     assert all(r["check"] == "ok" for r in record["results"])
     with pytest.raises(ValueError, match="vertex_order must be one of"):
         run_benchmark([6], backend="host", vertex_order="hubs", log=lambda _: None)
+
+
+def test_each_layout_runs_once_per_placement_and_rows_say_where():
+    record = run_benchmark([6], directed=[True], algorithms=["bfs"], formats=["csr", "ef"],
+                           repeats=1, encode_repeats=1, num_sources=1, backend="host",
+                           placements=["device", "host"], git_commit="test",
+                           log=lambda _: None)
+    rows = [(r["format"], r["placement"]) for r in record["results"]]
+    assert rows == [("csr", "device"), ("csr", "host"), ("ef", "device"), ("ef", "host")]
+    assert record["settings"]["placements"] == ["device", "host"] and not failed(record)
+    # The second contender is checked against the first, and named apart from it.
+    assert [r["checked_against"] for r in record["results"]][1:] == ["cugraph_compressed:csr"] * 3
+    assert format_table(record).count("csr@host") == 1
+    for bad, error in (([], "at least one"), (["auto"], "not available"), (["gpu"], "placement")):
+        with pytest.raises(ValueError, match=error):
+            run_benchmark([6], backend="host", placements=bad, log=lambda _: None)
 
 
 def test_tables_of_a_gpu_record_compare_with_cugraph():
