@@ -260,9 +260,15 @@ def ragged_positions(xp, starts, lengths):
     lengths = lengths.astype(np.int64, copy=False)
     ends = xp.cumsum(lengths)
     total = int(ends[-1]) if ends.size else 0
-    index = xp.arange(total, dtype=np.int64)
-    owner = xp.searchsorted(ends, index, side="right")
-    rank = index - (ends - lengths)[owner]
+    # owner: the running sum of the jumps from one non-empty list to the next, placed at the
+    # first element of each (a linear pass, where a binary search per element is not).
+    owner = xp.zeros(total, dtype=np.int64)
+    if total:
+        full = xp.flatnonzero(lengths)
+        owner[0] = full[0]
+        owner[(ends - lengths)[full[1:]]] = full[1:] - full[:-1]
+        xp.cumsum(owner, out=owner)
+    rank = xp.arange(total, dtype=np.int64) - (ends - lengths)[owner]
     return owner, starts.astype(np.int64, copy=False)[owner] + rank
 
 
@@ -587,8 +593,17 @@ def encode_ranges(encoder: RangeEncoder, src, dst, size_only: bool = False):
 #: Entries (edges, values) a window of :func:`list_windows` holds at most, unless one list is
 #: longer (it is then a window of its own), and lists a window of lists spans at most: the
 #: temporaries of a layout's ``validate()`` follow these two numbers, not the graph's size.
+#: The host's windows are shorter: there the temporaries of a short window stay in the caches.
 VALIDATE_WINDOW = 1 << 24
 VALIDATE_WINDOW_LISTS = 1 << 20
+HOST_VALIDATE_WINDOW = 1 << 18
+HOST_VALIDATE_WINDOW_LISTS = 1 << 16
+
+
+def _window(xp, lists: bool) -> int:
+    if xp is np:
+        return HOST_VALIDATE_WINDOW_LISTS if lists else HOST_VALIDATE_WINDOW
+    return VALIDATE_WINDOW_LISTS if lists else VALIDATE_WINDOW
 
 
 def list_windows(offsets_of, num_lists: int, xp, max_entries=None, max_lists=None):
@@ -604,8 +619,9 @@ def list_windows(offsets_of, num_lists: int, xp, max_entries=None, max_lists=Non
     xp : module
         The array module of the offsets.
     max_entries, max_lists : int, optional
-        A window's entries (default :data:`VALIDATE_WINDOW`; one longer list is a window of its
-        own) and lists (default :data:`VALIDATE_WINDOW_LISTS`).
+        A window's entries (default :data:`VALIDATE_WINDOW`, :data:`HOST_VALIDATE_WINDOW` on
+        the host; one longer list is a window of its own) and lists (default
+        :data:`VALIDATE_WINDOW_LISTS`, :data:`HOST_VALIDATE_WINDOW_LISTS` on the host).
 
     Yields
     ------
@@ -613,8 +629,8 @@ def list_windows(offsets_of, num_lists: int, xp, max_entries=None, max_lists=Non
         Lists ``v0 .. v1 - 1`` and their offsets ``first`` (``v1 - v0 + 1`` numbers, a view
         of what ``offsets_of`` returned); none when there are no lists.
     """
-    max_entries = VALIDATE_WINDOW if max_entries is None else int(max_entries)
-    max_lists = VALIDATE_WINDOW_LISTS if max_lists is None else int(max_lists)
+    max_entries = _window(xp, False) if max_entries is None else int(max_entries)
+    max_lists = _window(xp, True) if max_lists is None else int(max_lists)
     for b0 in range(0, num_lists, max_lists):
         b1 = min(b0 + max_lists, num_lists)
         first = offsets_of(b0, b1)
@@ -628,11 +644,11 @@ def list_windows(offsets_of, num_lists: int, xp, max_entries=None, max_lists=Non
             i = j
 
 
-def entry_windows(count: int, max_entries=None, align: int = 1):
+def entry_windows(count: int, xp, max_entries=None, align: int = 1):
     """``(a, b)`` runs covering ``0 .. count - 1`` in order, each at most ``max_entries``
-    (default :data:`VALIDATE_WINDOW_LISTS`) rounded up to a multiple of ``align``, every
-    run but the last starting and ending at a multiple of it."""
-    step = VALIDATE_WINDOW_LISTS if max_entries is None else int(max_entries)
+    (default: the lists of a window of :func:`list_windows` on ``xp``) rounded up to a
+    multiple of ``align``, every run but the last starting and ending at a multiple of it."""
+    step = _window(xp, True) if max_entries is None else int(max_entries)
     step = max(-(-step // align) * align, align)
     return [(a, min(a + step, count)) for a in range(0, count, step)]
 

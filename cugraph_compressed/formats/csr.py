@@ -115,7 +115,7 @@ class CSRLayout(Layout):
             raise invariant_error("csr", "1", f"offsets[0]={int(offsets[0])}, "
                                   f"offsets[-1]={int(offsets[-1])}, len(indices)={indices.size}, "
                                   f"expected 0, {m}, {m}")
-        for a, b in entry_windows(n):  # offsets a .. b: steps after vertices a .. b - 1
+        for a, b in entry_windows(n, xp):  # offsets a .. b: steps after vertices a .. b - 1
             down = offsets[a + 1:b + 1] < offsets[a:b]
             if bool(down.any()):
                 bad = a + int(xp.argmax(down))
