@@ -961,9 +961,11 @@ class CGRLayout(Layout):
             return
         # 9: sorted, distinct, canonical: the decoded lists re-encode to the same bits.
         owner, value, _ = codec.decode(reader, starts, ends, degrees, refs)
-        order = np.lexsort((value, owner))
-        owner, value = owner[order], value[order]
-        del order
+        # Sorted by (list, value) as one key (ids are below 2**32 once 8 holds); a stable sort
+        # runs a merge over the two sorted runs of each list (intervals, residuals).
+        key = np.sort((owner << 32) | value, kind="stable")
+        owner, value = key >> 32, key & _LOW32
+        del key
         dup = (owner[1:] == owner[:-1]) & (value[1:] <= value[:-1])
         if dup.any():
             i = int(np.argmax(dup))
