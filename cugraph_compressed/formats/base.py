@@ -267,7 +267,7 @@ def ragged_positions(xp, starts, lengths):
         full = xp.flatnonzero(lengths)
         owner[0] = full[0]
         owner[(ends - lengths)[full[1:]]] = full[1:] - full[:-1]
-        xp.cumsum(owner, out=owner)
+        owner = xp.cumsum(owner)
     rank = xp.arange(total, dtype=np.int64) - (ends - lengths)[owner]
     return owner, starts.astype(np.int64, copy=False)[owner] + rank
 

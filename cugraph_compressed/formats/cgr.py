@@ -875,9 +875,11 @@ class CGRLayout(Layout):
         """``first_edge`` (``name="edge_offsets"``) or ``first_bit`` of ``a .. b``, int64
         arrays of ``self.xp``: the low words plus the wraps their high entries count."""
         xp, arrays = self.xp, self.arrays
-        wraps = xp.searchsorted(arrays[name + "_high"], xp.arange(a, b + 1, dtype=np.int64),
-                                side="right").astype(np.int64)
-        return arrays[name][a:b + 1].astype(np.int64) + (wraps << 32)
+        low, high = arrays[name][a:b + 1].astype(np.int64), arrays[name + "_high"]
+        if not high.size:  # below 2**32 edges or bits
+            return low
+        wraps = xp.searchsorted(high, xp.arange(a, b + 1, dtype=np.int64), side="right")
+        return low + (wraps.astype(np.int64) << 32)
 
     def validate(self):
         """Raise :class:`LayoutInvariantError` on the first broken invariant (module docs).

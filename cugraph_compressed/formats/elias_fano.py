@@ -669,7 +669,7 @@ class EliasFanoLists:
         w_lo = int(start[0]) >> 5 if start.size else 0
         span = words[w_lo:(int(end[-1]) >> 5) + 1] if start.size else words[:0]
         before = xp.zeros(span.size + 1, dtype=np.int64)
-        xp.cumsum(popcount(span, xp), out=before[1:])
+        before[1:] = xp.cumsum(popcount(span, xp))
 
         def rank(p):  # ones of the span before bit p
             word = (p >> 5) - w_lo
