@@ -276,9 +276,15 @@ def ragged_positions(xp, starts, lengths):
     lengths = lengths.astype(np.int64, copy=False)
     ends = xp.cumsum(lengths)
     total = int(ends[-1]) if ends.size else 0
-    index = xp.arange(total, dtype=np.int64)
-    owner = xp.searchsorted(ends, index, side="right")
-    rank = index - (ends - lengths)[owner]
+    # owner: the running sum of the jumps from one non-empty list to the next, placed at the
+    # first element of each (a linear pass, where a binary search per element is not).
+    owner = xp.zeros(total, dtype=np.int64)
+    if total:
+        full = xp.flatnonzero(lengths)
+        owner[0] = full[0]
+        owner[(ends - lengths)[full[1:]]] = full[1:] - full[:-1]
+        owner = xp.cumsum(owner)
+    rank = xp.arange(total, dtype=np.int64) - (ends - lengths)[owner]
     return owner, starts.astype(np.int64, copy=False)[owner] + rank
 
 
@@ -606,6 +612,115 @@ def encode_ranges(encoder: RangeEncoder, src, dst, size_only: bool = False):
             if order is not None:
                 layout.property_order[e0:e1] = order + e0
     return layout
+
+
+#: Entries (edges, values) a window of :func:`list_windows` holds at most, unless one list is
+#: longer (it is then a window of its own), and lists a window of lists spans at most: the
+#: temporaries of a layout's ``validate()`` follow these two numbers, not the graph's size.
+#: The host's windows are shorter: there the temporaries of a short window stay in the caches.
+VALIDATE_WINDOW = 1 << 24
+VALIDATE_WINDOW_LISTS = 1 << 20
+HOST_VALIDATE_WINDOW = 1 << 18
+HOST_VALIDATE_WINDOW_LISTS = 1 << 16
+
+
+def _window(xp, lists: bool) -> int:
+    if xp is np:
+        return HOST_VALIDATE_WINDOW_LISTS if lists else HOST_VALIDATE_WINDOW
+    return VALIDATE_WINDOW_LISTS if lists else VALIDATE_WINDOW
+
+
+def list_windows(offsets_of, num_lists: int, xp, max_entries=None, max_lists=None):
+    """Windows of whole lists, in list order, for work whose temporaries must stay bounded.
+
+    Parameters
+    ----------
+    offsets_of : callable
+        ``offsets_of(a, b)``: the int64 entry offsets of lists ``a .. b`` (``b - a + 1``
+        numbers, ``xp`` array, non-decreasing: the caller has checked them).
+    num_lists : int
+        Lists ``0 .. num_lists - 1``.
+    xp : module
+        The array module of the offsets.
+    max_entries, max_lists : int, optional
+        A window's entries (default :data:`VALIDATE_WINDOW`, :data:`HOST_VALIDATE_WINDOW` on
+        the host; one longer list is a window of its own) and lists (default
+        :data:`VALIDATE_WINDOW_LISTS`, :data:`HOST_VALIDATE_WINDOW_LISTS` on the host).
+
+    Yields
+    ------
+    (v0, v1, first)
+        Lists ``v0 .. v1 - 1`` and their offsets ``first`` (``v1 - v0 + 1`` numbers, a view
+        of what ``offsets_of`` returned); none when there are no lists.
+    """
+    max_entries = _window(xp, False) if max_entries is None else int(max_entries)
+    max_lists = _window(xp, True) if max_lists is None else int(max_lists)
+    for b0 in range(0, num_lists, max_lists):
+        b1 = min(b0 + max_lists, num_lists)
+        first = offsets_of(b0, b1)
+        i, count = 0, b1 - b0
+        while i < count:
+            # The last list that starts within max_entries of list i's start ends the window.
+            cap = xp.asarray([int(first[i]) + max_entries], dtype=np.int64)
+            j = int(xp.searchsorted(first, cap, side="right")[0]) - 1
+            j = min(max(j, i + 1), count)
+            yield b0 + i, b0 + j, first[i:j + 1]
+            i = j
+
+
+def entry_windows(count: int, xp, max_entries=None, align: int = 1):
+    """``(a, b)`` runs covering ``0 .. count - 1`` in order, each at most ``max_entries``
+    (default: the lists of a window of :func:`list_windows` on ``xp``) rounded up to a
+    multiple of ``align``, every run but the last starting and ending at a multiple of it."""
+    step = _window(xp, True) if max_entries is None else int(max_entries)
+    step = max(-(-step // align) * align, align)
+    return [(a, min(a + step, count)) for a in range(0, count, step)]
+
+
+class FirstBroken:
+    """The first broken invariant of a ``validate()`` that runs its checks window by window.
+
+    Checks are numbered (``step``, any comparable key, e.g. ``(rule, check)``) in the order a
+    whole-graph validation runs them, each over every list before the next.  Windows are
+    scanned in list order and a window runs its checks in step order, stopping at its first
+    failure: the error kept is the one of the lowest step and, for it, of the first window,
+    which is the one the whole-graph order meets first.  Checks of the whole graph (an end
+    count, a buffer size) are recorded the same way, before or after the windows.
+    """
+
+    def __init__(self):
+        self.step = None
+        self.error = None
+
+    def done(self, step) -> bool:
+        """True when a failure at ``step`` or before is known: a window need not run ``step``
+        nor any later check."""
+        return self.step is not None and self.step <= step
+
+    def fail(self, step, error) -> bool:
+        """Keep ``error`` (a :class:`LayoutInvariantError`) unless one of an earlier or the
+        same step is known; returns True, so ``return found.fail(...)`` ends a window."""
+        if not self.done(step):
+            self.step, self.error = step, error
+        return True
+
+    def raise_first(self) -> None:
+        """Raise the error kept, if any."""
+        if self.error is not None:
+            raise self.error
+
+
+def popcount(words, xp):
+    """Ones in each word of an unsigned 32-bit array, int64 (``xp.bitwise_count`` where the
+    array module has it, else the same count with shifts and masks)."""
+    count = getattr(xp, "bitwise_count", None)
+    if count is not None:
+        return count(words).astype(np.int64)
+    x = words.astype(np.uint32, copy=False)
+    x = x - ((x >> np.uint32(1)) & np.uint32(0x55555555))
+    x = (x & np.uint32(0x33333333)) + ((x >> np.uint32(2)) & np.uint32(0x33333333))
+    x = (x + (x >> np.uint32(4))) & np.uint32(0x0F0F0F0F)
+    return ((x * np.uint32(0x01010101)) >> np.uint32(24)).astype(np.int64)
 
 
 def plain_csr_nbytes(num_vertices: int, num_edges: int) -> int:

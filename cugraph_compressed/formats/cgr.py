@@ -119,15 +119,19 @@ import numpy as np
 
 from .._backend import to_host
 from .base import (
+    FirstBroken,
     Layout,
     RangeEncoder,
     encode_ranges,
+    entry_windows,
     first_entries,
     invariant_error,
+    list_windows,
     ragged_positions,
     searchable,
 )
 from .bits import (
+    TAIL_WORDS,
     BitReader,
     bit_length,
     code_fields,
@@ -160,6 +164,23 @@ def _exclusive_cumsum(values, xp):
 
 def _count(refs) -> int:
     return int(refs) if isinstance(refs, Integral) else int(refs.size)
+
+
+def _as_reader(words):
+    return words if isinstance(words, BitReader) else BitReader(words)
+
+
+class _WindowReader(BitReader):
+    """A :class:`BitReader` of words ``w0 ..`` of a stream, read at the stream's own bit
+    positions (a window of a validation, copied to the host when the stream is not)."""
+
+    def __init__(self, words, w0: int):
+        super().__init__(words)
+        self.base = 32 * int(w0)
+        self.last += self.base
+
+    def window(self, positions):
+        return super().window(positions - self.base)
 
 
 def _first_index(mask, xp):
@@ -583,8 +604,9 @@ class CGRLists:
 
     def decode(self, words, starts, ends, degrees, refs):
         """Decode whole lists (host).  ``starts``/``ends``/``degrees``/``refs`` are per-list
-        int64 arrays.  Returns ``(list index, value, rank)`` per edge, in decode order."""
-        words = BitReader(words)
+        int64 arrays, ``words`` a stream or a :class:`BitReader`.  Returns ``(list index,
+        value, rank)`` per edge, in decode order."""
+        words = _as_reader(words)
         head = self._headers(words, starts, ends, degrees, careful=False)
         (il, istart, ilen, irank), itv_end, _ = self._intervals(
             words, head["body"], head["E"], ends, refs, careful=False)
@@ -645,33 +667,41 @@ class CGRLists:
     def check(self, words, starts, ends, degrees, refs, bound):
         """Decode every list carefully and return ``(rule, detail)`` of the first broken
         invariant among 4-9 (module docstring), or None."""
-        words = BitReader(words)
+        broken = self.check_steps(words, starts, ends, degrees, refs, bound)
+        return None if broken is None else broken[1:]
+
+    def check_steps(self, words, starts, ends, degrees, refs, bound, v0=0):
+        """:meth:`check` of lists numbered from ``v0`` in the messages (``words`` a
+        stream or a :class:`BitReader`): ``(step, rule, detail)``, ``step`` the number of
+        the check that failed, in the order they run, or None."""
+        words = _as_reader(words)
         empty_bits = (degrees == 0) & (ends > starts)
         if empty_bits.any():
             v = int(np.argmax(empty_bits))
-            return "4", f"the empty list of {v} has {int(ends[v] - starts[v])} bits"
+            return 1, "4", f"the empty list of {v0 + v} has {int(ends[v] - starts[v])} bits"
         head = self._headers(words, starts, ends, degrees, careful=True)
         wrong = head["bad"] | (head["E"] > degrees)
         if wrong.any():
             v = int(np.argmax(wrong))
             if head["bad"][v]:
-                return "4", (f"the header of list {v} (bit {int(starts[v])}) is not a code "
+                return 2, "4", (f"the header of list {v0 + v} (bit {int(starts[v])}) is not a code "
                              "ending inside the list")
-            return "4", (f"list {v} claims {int(head['E'][v])} interval edges but has degree "
-                         f"{int(degrees[v])}")
+            return 3, "4", (f"list {v0 + v} claims {int(head['E'][v])} interval edges but has "
+                            f"degree {int(degrees[v])}")
         W = head["W"]
         if (head["has_table"] & (W == 0)).any():
             v = int(np.argmax(head["has_table"] & (W == 0)))
-            return "6", f"the segment table of list {v} has width 0"
+            return 4, "6", f"the segment table of list {v0 + v} has width 0"
         if (head["body"] > ends).any():
             v = int(np.argmax(head["body"] > ends))
-            return "6", f"the segment table of list {v} runs past the list's end bit {int(ends[v])}"
+            return 5, "6", (f"the segment table of list {v0 + v} runs past the list's end bit "
+                            f"{int(ends[v])}")
         (il, istart, ilen, irank), itv_end, ibad = self._intervals(
             words, head["body"], head["E"], ends, refs, careful=True)
         short = ilen < self.min_len
         if ibad.any() or short.any():
             v = int(np.argmax(ibad)) if ibad.any() else int(il[np.argmax(short)])
-            return "5", (f"the intervals of list {v} do not decode to lengths >= "
+            return 6, "5", (f"the intervals of list {v0 + v} do not decode to lengths >= "
                          f"{self.min_len} adding up to its {int(head['E'][v])} interval edges")
         res_lists = np.flatnonzero(head["n_res"] > 0)
         seg_list, j, sstart, count, rank0, entry = self._segment_plan(words, head, res_lists,
@@ -686,27 +716,28 @@ class CGRLists:
         if off.any():
             i = int(np.argmax(off))
             v = int(seg_list[i])
-            return "6", (f"entry {int(j[i])} of the segment table of list {v} is {int(entry[i])}, "
-                         f"the segment starts at offset {int(expect[i])}")
+            return 7, "6", (f"entry {int(j[i])} of the segment table of list {v0 + v} is "
+                            f"{int(entry[i])}, the segment starts at offset {int(expect[i])}")
         last = np.r_[seg_list[1:] != seg_list[:-1], True] if seg_list.size else np.zeros(0, bool)
         off = table & last & (W[seg_list] != bit_length(entry, np))
         if off.any():
             i = int(np.argmax(off))
             v = int(seg_list[i])
-            return "6", (f"the segment table of list {v} has width {int(W[v])}, not the bit length "
-                         f"of its last entry {int(entry[i])}")
+            return 8, "6", (f"the segment table of list {v0 + v} has width {int(W[v])}, not the "
+                            f"bit length of its last entry {int(entry[i])}")
         # 7: codes stay inside the list; the last code ends at the list's end.
         if sbad.any():
             v = int(seg_list[np.argmax(sbad)])
-            return "7", f"a residual code of list {v} is malformed or runs past bit {int(ends[v])}"
+            return 9, "7", (f"a residual code of list {v0 + v} is malformed or runs past bit "
+                            f"{int(ends[v])}")
         stop = np.where(degrees > 0, itv_end, starts)
         ends_at = stop.copy()
         ends_at[seg_list[last]] = seg_end[last]
         wrong = ends_at != ends
         if wrong.any():
             v = int(np.argmax(wrong))
-            return "7", (f"the codes of list {v} end at bit {int(ends_at[v])}, its bits end at "
-                         f"{int(ends[v])}")
+            return 10, "7", (f"the codes of list {v0 + v} end at bit {int(ends_at[v])}, its bits "
+                             f"end at {int(ends[v])}")
         # 8: ids in range.
         which, offset = ragged_positions(np, np.zeros(ilen.size, dtype=np.int64), ilen)
         lo_i, hi_i = istart, istart + ilen - 1
@@ -719,7 +750,7 @@ class CGRLists:
             else:
                 i = int(np.argmax(bad_r))
                 v, what = int(seg_list[si[i]]), f"neighbour {int(sval[i])}"
-            return "8", f"list {v} holds {what}, outside [0, {bound})"
+            return 11, "8", f"list {v0 + v} holds {what}, outside [0, {bound})"
         return None
 
 
@@ -841,84 +872,131 @@ class CGRLayout(Layout):
                 address(a["stream"]), codec.k, codec.min_len, codec.seg]
 
     # -- invariants ---------------------------------------------------------------------------
+    def _full_offsets(self, name: str, a: int, b: int):
+        """``first_edge`` (``name="edge_offsets"``) or ``first_bit`` of ``a .. b``, int64
+        arrays of ``self.xp``: the low words plus the wraps their high entries count."""
+        xp, arrays = self.xp, self.arrays
+        low, high = arrays[name][a:b + 1].astype(np.int64), arrays[name + "_high"]
+        if not high.size:  # below 2**32 edges or bits
+            return low
+        wraps = xp.searchsorted(high, xp.arange(a, b + 1, dtype=np.int64), side="right")
+        return low + (wraps.astype(np.int64) << 32)
+
     def validate(self):
-        n, m = self.num_vertices, self.num_edges
+        """Raise :class:`LayoutInvariantError` on the first broken invariant (module docs).
+
+        The offsets are checked on the layout's own array module in runs of
+        ``VALIDATE_WINDOW_LISTS`` (:func:`base.entry_windows`); the lists in windows of whole
+        lists of at most ``VALIDATE_WINDOW`` edges (:func:`base.list_windows`; a longer list
+        alone), each decoded, sorted and re-encoded by the host codec (a device layout's
+        window of the stream is copied to the host, one window at a time).  Temporaries:
+        about 40 bytes an offset of a run, and on the host some 300 bytes an edge of a window.
+        """
+        xp, n, m = self.xp, self.num_vertices, self.num_edges
         a = self.arrays
-        host = {}
         for name in ("edge_offsets", "bit_offsets", "edge_offsets_high", "bit_offsets_high",
                      "stream"):
             if name not in a:
                 raise invariant_error("cgr", "1", f"buffer {name} is missing")
-            host[name] = to_host(a[name])
         for name in ("edge_offsets", "bit_offsets"):
-            arr = host[name]
+            arr = a[name]
             if arr.ndim != 1 or arr.dtype != np.uint32 or arr.size != n + 1:
                 raise invariant_error("cgr", "1", f"{name} is {arr.dtype} of shape {arr.shape}, "
                                       f"expected uint32 of {n + 1} entries")
-            high = host[name + "_high"]
+            high = a[name + "_high"]  # one entry per 2**32 edges or bits: whole
             if high.ndim != 1 or high.dtype != np.int64:
                 raise invariant_error("cgr", "1", f"{name}_high is {high.dtype} of shape "
                                       f"{high.shape}, expected 1-D int64")
-            if high.size and (high.min() < 0 or high.max() > n or (np.diff(high) < 0).any()):
+            if high.size and (int(high.min()) < 0 or int(high.max()) > n
+                              or bool((high[1:] < high[:-1]).any())):
                 raise invariant_error("cgr", "1", f"{name}_high is not a non-decreasing array "
                                       f"within [0, {n}]")
-        first_edge = self._offsets(host, "edge_offsets")
-        first_bit = self._offsets(host, "bit_offsets")
-        stream = host["stream"]
-        expected_words = stream_words(int(first_bit[-1]))
+        edge_ends = [int(x) for x in self._full_offsets("edge_offsets", 0, n)[[0, -1]]]
+        bit_ends = [int(x) for x in self._full_offsets("bit_offsets", 0, 0)] + [
+            int(self._full_offsets("bit_offsets", n, n)[0])]
+        stream = a["stream"]
+        expected_words = stream_words(bit_ends[1])
         if stream.ndim != 1 or stream.dtype != np.uint32 or stream.size != expected_words:
             raise invariant_error("cgr", "1", f"stream is {stream.dtype} of shape {stream.shape}, "
-                                  f"expected uint32 of stream_words({int(first_bit[-1])}) = "
+                                  f"expected uint32 of stream_words({bit_ends[1]}) = "
                                   f"{expected_words} words")
-        if int(first_edge[0]) != 0 or int(first_edge[-1]) != m:
-            raise invariant_error("cgr", "2", f"first_edge(0) = {int(first_edge[0])}, "
-                                  f"first_edge({n}) = {int(first_edge[-1])}, expected 0 and "
+        if edge_ends != [0, m]:
+            raise invariant_error("cgr", "2", f"first_edge(0) = {edge_ends[0]}, "
+                                  f"first_edge({n}) = {edge_ends[1]}, expected 0 and "
                                   f"num_edges = {m}")
-        steps = np.diff(first_edge)
-        if (steps < 0).any():
-            v = int(np.argmax(steps < 0))
-            raise invariant_error("cgr", "2", f"first_edge decreases after vertex {v}: "
-                                  f"{int(first_edge[v])} > {int(first_edge[v + 1])}")
-        if int(first_bit[0]) != 0:
-            raise invariant_error("cgr", "3", f"first_bit(0) = {int(first_bit[0])}, expected 0")
-        steps = np.diff(first_bit)
-        if (steps < 0).any():
-            v = int(np.argmax(steps < 0))
-            raise invariant_error("cgr", "3", f"first_bit decreases after vertex {v}: "
-                                  f"{int(first_bit[v])} > {int(first_bit[v + 1])}")
+        for rule, name, what in (("2", "edge_offsets", "first_edge"),
+                                 ("3", "bit_offsets", "first_bit")):
+            if rule == "3" and bit_ends[0] != 0:
+                raise invariant_error("cgr", "3", f"first_bit(0) = {bit_ends[0]}, expected 0")
+            for lo, hi in entry_windows(n, xp):
+                full = self._full_offsets(name, lo, hi)
+                down = full[1:] < full[:-1]
+                if bool(down.any()):
+                    v = int(xp.argmax(down))
+                    raise invariant_error("cgr", rule, f"{what} decreases after vertex {lo + v}: "
+                                          f"{int(full[v])} > {int(full[v + 1])}")
+        found = FirstBroken()
+        for v0, v1, first_edge in list_windows(
+                lambda lo, hi: self._full_offsets("edge_offsets", lo, hi), n, xp):
+            if found.done(0):
+                break
+            self._check_window(v0, v1, to_host(first_edge), found)
+        found.raise_first()
+
+    def _check_window(self, v0, v1, first_edge, found):
+        """Invariants 4 to 9 of lists ``v0 .. v1 - 1`` (``first_edge`` theirs, host),
+        the first failure recorded in ``found`` (steps: those of
+        :meth:`CGRLists.check_steps`, then 100 and up for 9)."""
+        first_bit = to_host(self._full_offsets("bit_offsets", v0, v1))
+        w0 = int(first_bit[0]) >> 5
+        words = to_host(self.arrays["stream"][w0:-(-int(first_bit[-1]) // 32) + TAIL_WORDS])
+        reader = _WindowReader(words, w0)
         codec = self._codec()
         degrees = np.diff(first_edge)
-        refs = np.arange(n, dtype=np.int64)
-        broken = codec.check(stream, first_bit[:-1], first_bit[1:], degrees, refs, n)
+        refs = np.arange(v0, v1, dtype=np.int64)
+        starts, ends = first_bit[:-1], first_bit[1:]
+        broken = codec.check_steps(reader, starts, ends, degrees, refs, self.num_vertices, v0)
         if broken is not None:
-            raise invariant_error("cgr", *broken)
+            step, rule, detail = broken
+            found.fail(step, invariant_error("cgr", rule, detail))
+            return
+        if found.done(100):
+            return
         # 9: sorted, distinct, canonical: the decoded lists re-encode to the same bits.
-        owner, value, _ = codec.decode(stream, first_bit[:-1], first_bit[1:], degrees, refs)
-        order = np.lexsort((value, owner))
-        owner, value = owner[order], value[order]
-        same = owner[1:] == owner[:-1]
-        dup = same & (value[1:] <= value[:-1])
+        owner, value, _ = codec.decode(reader, starts, ends, degrees, refs)
+        # Sorted by (list, value) as one key (ids are below 2**32 once 8 holds); a stable sort
+        # runs a merge over the two sorted runs of each list (intervals, residuals).
+        key = np.sort((owner << 32) | value, kind="stable")
+        owner, value = key >> 32, key & _LOW32
+        del key
+        dup = (owner[1:] == owner[:-1]) & (value[1:] <= value[:-1])
         if dup.any():
             i = int(np.argmax(dup))
-            raise invariant_error("cgr", "9", f"the list of vertex {int(owner[i])} holds "
-                                  f"{int(value[i + 1])} twice (intervals and residuals overlap)")
+            found.fail(100, invariant_error(
+                "cgr", "9", f"the list of vertex {v0 + int(owner[i])} holds {int(value[i + 1])} "
+                "twice (intervals and residuals overlap)"))
+            return
         again, again_bits, _ = codec.encode(owner, value, refs, np, checked=True)
+        del owner, value
         differs = np.flatnonzero(np.diff(again_bits) != np.diff(first_bit))
+        step = 101
         if differs.size == 0:
-            total = int(first_bit[-1])
+            step = 102
+            total = int(first_bit[-1] - first_bit[0])
             data_words = -(-total // 32)
             mask = np.full(data_words, 0xFFFFFFFF, dtype=np.uint32)
             if total % 32:
                 mask[-1] = (1 << (total % 32)) - 1
-            diff = (again[:data_words] ^ stream[:data_words]) & mask
+            stored = reader.fields(int(first_bit[0]) + 32 * np.arange(data_words, dtype=np.int64),
+                                   32).astype(np.uint32)
+            diff = (again[:data_words] ^ stored) & mask
             if diff.any():
-                bit = int(np.flatnonzero(diff)[0]) * 32
+                bit = int(first_bit[0]) + int(np.flatnonzero(diff)[0]) * 32
                 differs = np.asarray([int(np.searchsorted(first_bit, bit, side="right")) - 1])
-        if differs.size:
-            v = int(differs[0])
-            raise invariant_error("cgr", "9", f"the list of vertex {v} is not in canonical form "
-                                  f"(intervals not maximal or a run of >= {codec.min_len} "
-                                  "consecutive residuals)")
+        if differs.size and not found.done(step):
+            found.fail(step, invariant_error(
+                "cgr", "9", f"the list of vertex {v0 + int(differs[0])} is not in canonical form "
+                f"(intervals not maximal or a run of >= {codec.min_len} consecutive residuals)"))
 
 
 # ------------------------------------------------------------------------------- encoder

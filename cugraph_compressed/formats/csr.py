@@ -29,8 +29,10 @@ from .. import _placement
 from .base import (
     Layout,
     RangeEncoder,
+    entry_windows,
     first_entries,
     invariant_error,
+    list_windows,
     ragged_positions,
     searchable,
 )
@@ -93,6 +95,13 @@ class CSRLayout(Layout):
         return [address(self.offsets), address(self.indices)]
 
     def validate(self):
+        """Raise :class:`LayoutInvariantError` on the first broken invariant (module docs).
+
+        Runs on the layout's own array module, in windows (:func:`base.entry_windows` of
+        offsets, :func:`base.list_windows` of whole lists): its temporaries are at most about
+        12 bytes per offset of a window of ``VALIDATE_WINDOW_LISTS`` and 4 bytes per index of
+        a window of ``VALIDATE_WINDOW`` (or of the longest list, when longer).
+        """
         xp, offsets, indices = self.xp, self.offsets, self.indices
         n, m = self.num_vertices, self.num_edges
         wide = self.params.get("force_64bit", False)
@@ -108,23 +117,36 @@ class CSRLayout(Layout):
             raise invariant_error("csr", "1", f"offsets[0]={int(offsets[0])}, "
                                   f"offsets[-1]={int(offsets[-1])}, len(indices)={indices.size}, "
                                   f"expected 0, {m}, {m}")
-        steps = xp.diff(offsets)
-        if steps.size and int(steps.min()) < 0:
-            bad = int(xp.argmax(steps < 0))
-            raise invariant_error("csr", "2", f"offsets decreases after vertex {bad}: "
-                                  f"{int(offsets[bad])} > {int(offsets[bad + 1])}")
-        if m:
-            low, high = int(indices.min()), int(indices.max())
-            if low < 0 or high >= n:
-                raise invariant_error("csr", "3", f"index range [{low}, {high}] leaves [0, {n})")
-            owner, nbrs, _ = self.to_coo()
-            same_list = owner[1:] == owner[:-1]
-            bad = same_list & (nbrs[1:] <= nbrs[:-1])
+        for a, b in entry_windows(n, xp):  # offsets a .. b: steps after vertices a .. b - 1
+            down = offsets[a + 1:b + 1] < offsets[a:b]
+            if bool(down.any()):
+                bad = a + int(xp.argmax(down))
+                raise invariant_error("csr", "2", f"offsets decreases after vertex {bad}: "
+                                      f"{int(offsets[bad])} > {int(offsets[bad + 1])}")
+        if not m:
+            return
+        low, high = int(indices.min()), int(indices.max())  # reductions: no temporaries
+        if low < 0 or high >= n:
+            raise invariant_error("csr", "3", f"index range [{low}, {high}] leaves [0, {n})")
+
+        def offsets_of(a, b):
+            return offsets[a:b + 1].astype(np.int64)
+
+        for v0, v1, first in list_windows(offsets_of, n, xp):
+            e0, e1 = int(first[0]), int(first[-1])
+            if e1 - e0 < 2:
+                continue
+            values = indices[e0:e1]
+            bad = values[1:] <= values[:-1]
+            starts = first[1:-1]
+            bad[starts[(starts > e0) & (starts < e1)] - e0 - 1] = False  # lists' first entries
             if bool(bad.any()):
-                at = int(xp.argmax(bad))
-                raise invariant_error("csr", "4", f"list of vertex {int(owner[at])} is not "
+                at = e0 + int(xp.argmax(bad))
+                v = int(xp.searchsorted(first, xp.asarray([at], dtype=np.int64),
+                                        side="right")[0]) - 1 + v0
+                raise invariant_error("csr", "4", f"list of vertex {v} is not "
                                       "strictly increasing at position "
-                                      f"{at + 1 - int(offsets[int(owner[at])])}")
+                                      f"{at + 1 - int(offsets[v])}")
 
 
 class CSREncoder(RangeEncoder):

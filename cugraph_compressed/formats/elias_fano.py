@@ -119,16 +119,45 @@ import numpy as np
 from .. import _backend, _placement
 from ..kernels import get_kernel, grid_size, register
 from .base import (
+    FirstBroken,
     Layout,
     RangeEncoder,
     encode_ranges,
+    entry_windows,
     first_entries,
     invariant_error,
     list_chunks,
+    list_windows,
+    popcount,
     ragged_positions,
     searchable,
 )
-from .bits import WORD_BITS, bit_length, pack_into, read_fields, split_fields, stream_words
+from .bits import (
+    WORD_BITS,
+    BitReader,
+    bit_length,
+    pack_into,
+    read_fields,
+    split_fields,
+    stream_words,
+)
+
+_ONE = np.uint64(1)
+_BYTE_TABLES = {}
+
+
+def _byte_tables(xp):
+    """``(ones, select)``: the ones of each byte value and the bit of its ``k``-th one
+    (``select[byte, k]``, 0 past its ones), int64 arrays of ``xp``."""
+    name = xp.__name__
+    if name not in _BYTE_TABLES:
+        bits = (np.arange(256)[:, None] >> np.arange(8)) & 1
+        select = np.zeros((256, 8), dtype=np.int64)
+        for value in range(256):
+            where = np.flatnonzero(bits[value])
+            select[value, :where.size] = where
+        _BYTE_TABLES[name] = (xp.asarray(bits.sum(axis=1)), xp.asarray(select))
+    return _BYTE_TABLES[name]
 
 DEFAULT_K = 512
 DEFAULT_BLOCK_SIZE = 64
@@ -484,10 +513,36 @@ class EliasFanoLists:
         return _bound_bits(info["n"], np.where(nonempty, u, 0), np)
 
     # -- invariants ------------------------------------------------------------------------
+    def _entry_range(self, a: int, b: int, reader):
+        """``(first, start, l)`` of entries ``a .. b - 1``, int64 arrays of ``self.xp`` read
+        through ``reader`` (a :class:`BitReader` of ``records`` on the same module)."""
+        xp, B = self.xp, self.block_size
+        blocks = self.arrays["blocks"]
+        e = xp.arange(a, b, dtype=np.int64)
+        row = e // B
+        widths = blocks[row, 3]
+        we, wb, wl = widths & 0xFF, (widths >> 8) & 0xFF, (widths >> 16) & 0xFF
+        at = blocks[row, 2] + (e - row * B) * (we + wb + wl)
+        del e, widths
+        first = blocks[row, 0] + reader.fields(at, we).astype(np.int64)
+        start = blocks[row, 1] + reader.fields(at + we, wb).astype(np.int64)
+        return first, start, reader.fields(at + we + wb, wl).astype(np.int64)
+
     def validate(self, value_bound: int = VALUE_LIMIT) -> None:
-        """Raise :class:`LayoutInvariantError` on the first broken invariant (module docs)."""
-        blocks, records, data = self._host()
-        L, B, k = self.num_lists, self.block_size, self.k
+        """Raise :class:`LayoutInvariantError` on the first broken invariant (module docs).
+
+        Runs on the buffers' own array module (no copy to the host of a device layout) in
+        windows: the rows whole, then the entries in runs of ``VALIDATE_WINDOW_LISTS``
+        (:func:`base.entry_windows`) for invariants 3 and 4, then whole lists of at most
+        ``VALIDATE_WINDOW`` values (:func:`base.list_windows`; a longer list alone) for 5 to
+        9, whose ones are counted with a popcount per word and whose values are decoded
+        from the words of their upper regions alone.  Temporaries: about 40 bytes a row,
+        100 bytes an entry of a window of entries and 80 bytes a value of a window of
+        values.
+        """
+        xp = self.xp
+        blocks, records, data = (self.arrays[name] for name in ("blocks", "records", "data"))
+        L, B = self.num_lists, self.block_size
         rows = L // B + 1
         # 1. shapes and dtypes
         if blocks.dtype != np.int64 or blocks.shape != (rows, _ROW_COLUMNS):
@@ -497,121 +552,236 @@ class EliasFanoLists:
             if array.dtype != np.uint32 or array.ndim != 1:
                 raise invariant_error("ef", "1", f"{name} is {array.dtype} with {array.ndim} "
                                       "dimensions, expected 1-D uint32")
-        # 2. rows
-        if np.any(blocks[0, :3] != 0):
+        # 2. rows (a few numbers per block_size lists: whole)
+        if bool((blocks[0, :3] != 0).any()):
             raise invariant_error("ef", "2", f"row 0 starts at {blocks[0, :3].tolist()}, expected "
                                   "[0, 0, 0]")
         widths = blocks[:, 3]
         we, wb, wl = widths & 0xFF, (widths >> 8) & 0xFF, (widths >> 16) & 0xFF
         bad = ((widths >> 24) != 0) | (we > 64) | (wb > 64) | (wl > 6)
-        if bad.any():
-            b = int(np.argmax(bad))
+        if bool(bad.any()):
+            b = int(xp.argmax(bad))
             raise invariant_error("ef", "2", f"row {b} has widths word {int(widths[b]):#x}: "
                                   f"we={int(we[b])}, wb={int(wb[b])} (at most 64), "
                                   f"wl={int(wl[b])} (at most 6)")
         width = we + wb + wl
+        del we, wb, wl, bad
         expected = blocks[:-1, 2] + B * width[:-1]
-        if np.any(blocks[1:, 2] != expected):
-            b = int(np.argmax(blocks[1:, 2] != expected)) + 1
+        if bool((blocks[1:, 2] != expected).any()):
+            b = int(xp.argmax(blocks[1:, 2] != expected)) + 1
             raise invariant_error("ef", "2", f"row {b} records start at bit {int(blocks[b, 2])}, "
                                   f"expected {int(expected[b - 1])} (after row {b - 1})")
         record_bits = int(blocks[-1, 2]) + (L + 1 - (rows - 1) * B) * int(width[-1])
+        del expected, width
         if records.size != stream_words(record_bits):
             raise invariant_error("ef", "2", f"records has {records.size} words, expected "
                                   f"{stream_words(record_bits)} for {record_bits} bits")
-        # 3, 4. per-entry offsets
-        entries = np.arange(L + 1, dtype=np.int64)
-        first, start, l = self._entries(entries, blocks, records)
-        heads = entries[::B]
-        ends = (("3", "value offset", first, 0, lambda: int(first[L]) != self.num_values,
-                  lambda: f"the sentinel entry counts {int(first[L])} values, expected "
-                          f"{self.num_values}"),
-                 ("4", "bit offset", start, 1, lambda: data.size != stream_words(int(start[L])),
-                  lambda: f"data has {data.size} words, expected {stream_words(int(start[L]))} "
-                          f"for {int(start[L])} bits"))
-        for rule, name, values, column, wrong_end, end_detail in ends:
-            if np.any(values[heads] != blocks[:, column]):
-                b = int(np.argmax(values[heads] != blocks[:, column]))
-                raise invariant_error("ef", rule, f"the head record of row {b} stores {name} "
-                                      f"{int(values[heads[b]] - blocks[b, column])}, expected 0")
-            if np.any(np.diff(values) < 0):
-                e = int(np.argmax(np.diff(values) < 0))
-                raise invariant_error("ef", rule, f"{name} decreases from entry {e} to {e + 1}: "
-                                      f"{int(values[e])} > {int(values[e + 1])}")
-            if wrong_end():
-                raise invariant_error("ef", rule, end_detail())
+        reader = BitReader(records, xp)
+        found = FirstBroken()
+        self._check_offsets(reader, found)
+        found.raise_first()
+        self._check_lists(reader, found, value_bound)
+        found.raise_first()
+
+    def _check_offsets(self, reader, found):
+        """Invariants 3 and 4, entries in windows, the sentinel's end counts beside."""
+        xp, L, B = self.xp, self.num_lists, self.block_size
+        blocks, data = self.arrays["blocks"], self.arrays["data"]
+        first_l, start_l, _ = (int(x[0]) for x in self._entry_range(L, L + 1, reader))
+        if first_l != self.num_values:
+            found.fail((3, 2), invariant_error("ef", "3", f"the sentinel entry counts {first_l} "
+                                               f"values, expected {self.num_values}"))
+        if data.size != stream_words(start_l):
+            found.fail((4, 2), invariant_error("ef", "4", f"data has {data.size} words, expected "
+                                               f"{stream_words(start_l)} for {start_l} bits"))
+        for a, b in entry_windows(L + 1, xp, align=B):
+            if found.done((3, 0)):
+                return
+            first, start, _ = self._entry_range(a, min(b + 1, L + 1), reader)  # + the next head
+            heads = blocks[a // B:a // B + -(-(b - a) // B)]
+            for rule, name, values, column in (("3", "value offset", first, 0),
+                                               ("4", "bit offset", start, 1)):
+                step = int(rule)
+                if found.done((step, 0)):
+                    break
+                off = values[:b - a:B] != heads[:, column]
+                if bool(off.any()):
+                    r = int(xp.argmax(off))
+                    found.fail((step, 0), invariant_error(
+                        "ef", rule, f"the head record of row {a // B + r} stores {name} "
+                        f"{int(values[r * B] - heads[r, column])}, expected 0"))
+                    break
+                if found.done((step, 1)):
+                    break
+                down = values[1:] < values[:-1]
+                if bool(down.any()):
+                    e = int(xp.argmax(down))
+                    found.fail((step, 1), invariant_error(
+                        "ef", rule, f"{name} decreases from entry {a + e} to {a + e + 1}: "
+                        f"{int(values[e])} > {int(values[e + 1])}"))
+                    break
+
+    def _check_lists(self, reader, found, value_bound):
+        """Invariants 5 to 9, whole lists in windows (offsets already checked)."""
+        xp, L = self.xp, self.num_lists
+        l_sentinel = int(self._entry_range(L, L + 1, reader)[2][0])
+        if l_sentinel != 0:
+            found.fail((6, 0), invariant_error("ef", "6", f"the sentinel entry stores "
+                                               f"l={l_sentinel}, expected 0"))
+        data = BitReader(self.arrays["data"], xp)
+
+        def offsets_of(a, b):
+            return self._entry_range(a, b + 1, reader)[0]
+
+        for v0, v1, _ in list_windows(offsets_of, L, xp):
+            if found.done((5, 0)):
+                return
+            self._check_window(v0, v1, reader, data, found, value_bound)
+
+    def _check_window(self, v0, v1, reader, data, found, value_bound):
+        """Invariants 5 to 9 on lists ``v0 .. v1 - 1``, in order; records the first failure."""
+        xp, k = self.xp, self.k
+        first, start, l = self._entry_range(v0, v1 + 1, reader)
+        n = first[1:] - first[:-1]
+        end, start, l = start[1:], start[:-1], l[:-1]
+        m = xp.where(n > 0, (n - 1) // k, 0)
+        w_fp = xp.where(m > 0, bit_length(2 * n - 1, xp), 0)
+        lo = start + m * w_fp
+        up = lo + n * l
+
+        def fail(step, rule, mask, detail):  # the first list of the window where mask holds
+            if not bool(mask.any()):
+                return False
+            e = int(xp.argmax(mask))
+            return found.fail(step, invariant_error("ef", rule, detail(e, v0 + e)))
+
         # 5. upper regions
-        info = self._lists(entries[:-1])
-        n, up, end = info["n"], info["up"], info["end"]
-        empty_with_bits = (n == 0) & (end != info["start"])
-        if empty_with_bits.any():
-            e = int(np.argmax(empty_with_bits))
-            raise invariant_error("ef", "5", f"empty list {e} has "
-                                  f"{int(end[e] - info['start'][e])} bits")
-        short = (n > 0) & (up >= end)
-        if short.any():
-            e = int(np.argmax(short))
-            raise invariant_error("ef", "5", f"list {e} has {int(end[e] - info['start'][e])} "
-                                  f"bits, too few for {int(up[e] - info['start'][e])} bits of "
-                                  f"pointers and lows and {int(n[e])} ones")
-        owner, position = self._ones(data, up, end)
-        ones = np.bincount(owner, minlength=L)
-        if np.any(ones != n):
-            e = int(np.argmax(ones != n))
-            raise invariant_error("ef", "5", f"the upper bits of list {e} hold {int(ones[e])} "
-                                  f"ones, expected {int(n[e])}")
-        nonempty = np.flatnonzero(n > 0)
-        if nonempty.size:
-            last_bit = read_fields(data, end[nonempty] - 1, np.ones(nonempty.size, np.int64))
-            if np.any(last_bit != 1):
-                e = int(nonempty[np.argmax(last_bit != 1)])
-                raise invariant_error("ef", "5", f"the upper bits of list {e} end with a zero bit "
-                                      f"at {int(end[e] - 1)}")
+        if fail((5, 0), "5", (n == 0) & (end != start),
+                lambda e, v: f"empty list {v} has {int(end[e] - start[e])} bits"):
+            return
+        if found.done((5, 1)) or fail(
+                (5, 1), "5", (n > 0) & (up >= end),
+                lambda e, v: f"list {v} has {int(end[e] - start[e])} bits, too few for "
+                             f"{int(up[e] - start[e])} bits of pointers and lows and {int(n[e])} "
+                             "ones"):
+            return
+        words = data.words
+        w_lo = int(start[0]) >> 5 if start.size else 0
+        span = words[w_lo:(int(end[-1]) >> 5) + 1] if start.size else words[:0]
+        before = xp.zeros(span.size + 1, dtype=np.int64)
+        before[1:] = xp.cumsum(popcount(span, xp))
+
+        def rank(p):  # ones of the span before bit p
+            word = (p >> 5) - w_lo
+            below = (xp.left_shift(_ONE, (p & 31).astype(np.uint64)) - _ONE).astype(np.uint32)
+            return before[word] + popcount(span[word] & below, xp)
+
+        ones = rank(end) - rank(up)
+
+        if found.done((5, 2)) or fail(
+                (5, 2), "5", ones != n,
+                lambda e, v: f"the upper bits of list {v} hold {int(ones[e])} ones, expected "
+                             f"{int(n[e])}"):
+            return
+        last_bit = (span[((end - 1) >> 5) - w_lo] >> ((end - 1) & 31).astype(np.uint32)) & 1
+        if found.done((5, 3)) or fail(
+                (5, 3), "5", (n > 0) & (last_bit != 1),
+                lambda e, v: f"the upper bits of list {v} end with a zero bit at "
+                             f"{int(end[e] - 1)}"):
+            return
         # 6. l
-        if int(l[L]) != 0:
-            raise invariant_error("ef", "6", f"the sentinel entry stores l={int(l[L])}, expected 0")
-        ls = info["l"]
-        if np.any((n == 0) & (ls != 0)):
-            e = int(np.argmax((n == 0) & (ls != 0)))
-            raise invariant_error("ef", "6", f"empty list {e} stores l={int(ls[e])}, expected 0")
-        big = (n > 0) & (ls > 32)
-        if big.any():
-            e = int(np.argmax(big))
-            raise invariant_error("ef", "6", f"list {e} stores l={int(ls[e])}, more than 32")
-        last = np.where(n > 0, self._last_values(info, data), 0)
-        u = np.where(n > 0, last + 1, 0)
-        expected_l = np.where(n > 0, np.maximum(bit_length(u // np.maximum(n, 1), np) - 1, 0), 0)
-        if np.any(ls != expected_l):
-            e = int(np.argmax(ls != expected_l))
-            raise invariant_error("ef", "6", f"list {e} of {int(n[e])} values with u={int(u[e])} "
-                                  f"stores l={int(ls[e])}, expected {int(expected_l[e])}")
-        # 7. forward pointers
-        owner, values, _ = self._decode(info, data)
-        m = info["m"]
+        if found.done((6, 1)) or fail((6, 1), "6", (n == 0) & (l != 0),
+                                      lambda e, v: f"empty list {v} stores l={int(l[e])}, "
+                                                   "expected 0"):
+            return
+        if found.done((6, 2)) or fail((6, 2), "6", (n > 0) & (l > 32),
+                                      lambda e, v: f"list {v} stores l={int(l[e])}, more than "
+                                                   "32"):
+            return
+        high = end - 1 - up - (n - 1)
+        low = data.fields(lo + (n - 1) * l, xp.minimum(l, 32)).astype(np.int64)
+        u = xp.where(n > 0, ((high << l) | low) + 1, 0)
+        expected_l = xp.where(n > 0, xp.maximum(bit_length(u // xp.maximum(n, 1), xp) - 1, 0),
+                              0)
+        if found.done((6, 3)) or fail(
+                (6, 3), "6", l != expected_l,
+                lambda e, v: f"list {v} of {int(n[e])} values with u={int(u[e])} stores "
+                             f"l={int(l[e])}, expected {int(expected_l[e])}"):
+            return
+        del high, low
+        if found.done((7, 0)):
+            return
+        # 7. forward pointers, from the decoded values
+        owner, values = self._window_values(data, span, w_lo, first - first[0], n, l, lo, up,
+                                            end)
+        local_first = first[:-1] - first[0]
         if int(m.sum()):
-            fp_owner, rank = ragged_positions(np, np.zeros(L, np.int64), m)
-            j = rank + 1
-            stored = read_fields(data, info["start"][fp_owner] + rank * info["w_fp"][fp_owner],
-                                 info["w_fp"][fp_owner]).astype(np.int64)
-            truth = values[info["first"][fp_owner] + j * k] >> ls[fp_owner]
-            if np.any(stored != truth):
-                p = int(np.argmax(stored != truth))
-                raise invariant_error("ef", "7", f"pointer {int(j[p])} of list {int(fp_owner[p])} "
-                                      f"holds {int(stored[p])}, expected x_{int(j[p]) * k} >> l = "
-                                      f"{int(truth[p])}")
+            fp_owner, rank_ = ragged_positions(xp, xp.zeros(m.size, dtype=np.int64), m)
+            j = rank_ + 1
+            stored = data.fields(start[fp_owner] + rank_ * w_fp[fp_owner],
+                                 w_fp[fp_owner]).astype(np.int64)
+            truth = values[local_first[fp_owner] + j * k] >> l[fp_owner]
+            wrong = stored != truth
+            if bool(wrong.any()):
+                p = int(xp.argmax(wrong))
+                found.fail((7, 0), invariant_error(
+                    "ef", "7", f"pointer {int(j[p])} of list {v0 + int(fp_owner[p])} holds "
+                    f"{int(stored[p])}, expected x_{int(j[p]) * k} >> l = {int(truth[p])}"))
+                return
+            del fp_owner, rank_, j, stored, truth, wrong
         # 8, 9. values
+        if found.done((8, 0)):
+            return
         if values.size > 1:
             bad = (owner[1:] == owner[:-1]) & (values[1:] <= values[:-1])
-            if bad.any():
-                at = int(np.argmax(bad)) + 1
+            if bool(bad.any()):
+                at = int(xp.argmax(bad)) + 1
                 e = int(owner[at])
-                raise invariant_error("ef", "8", f"list {e} is not strictly increasing: value "
-                                      f"{int(values[at])} at rank {at - int(info['first'][e])} "
-                                      f"follows {int(values[at - 1])}")
+                found.fail((8, 0), invariant_error(
+                    "ef", "8", f"list {v0 + e} is not strictly increasing: value "
+                    f"{int(values[at])} at rank {at - int(local_first[e])} follows "
+                    f"{int(values[at - 1])}"))
+                return
         if values.size and int(values.max()) >= value_bound:
-            at = int(np.argmax(values >= value_bound))
-            raise invariant_error("ef", "9", f"list {int(owner[at])} holds value "
-                                  f"{int(values[at])}, not below {value_bound}")
+            at = int(xp.argmax(values >= value_bound))
+            found.fail((9, 0), invariant_error("ef", "9", f"list {v0 + int(owner[at])} holds "
+                                               f"value {int(values[at])}, not below "
+                                               f"{value_bound}"))
+
+    def _window_values(self, data, span, w_lo, first, n, l, lo, up, end):
+        """``(owner, values)`` of a window's lists (every upper region holds exactly ``n``
+        ones): the one bits of each region's words (bits outside the region masked off), found
+        byte by byte through two 256-entry tables; ``owner`` window-local."""
+        xp = self.xp
+        full = end > up
+        w0 = up >> 5
+        count = xp.where(full, ((end - 1) >> 5) - w0 + 1, 0)
+        region, word = ragged_positions(xp, w0, count)
+        del count
+        keep_from = xp.where(word == w0[region], up[region] & 31, 0).astype(np.uint64)
+        last = end[region] - 1
+        keep_to = xp.where(word == (last >> 5), (last & 31) + 1, 32).astype(np.uint64)
+        del last
+        mask = ((xp.left_shift(_ONE, keep_to) - _ONE)
+                & ~(xp.left_shift(_ONE, keep_from) - _ONE)).astype(np.uint32)
+        del keep_from, keep_to, region
+        x = span[word - w_lo] & mask
+        del mask
+        # The ones byte by byte: a byte's count and its k-th one's bit from two small tables.
+        octets = ((x[:, None] >> xp.asarray([0, 8, 16, 24], dtype=np.uint32))
+                  & np.uint32(0xFF)).reshape(-1)
+        del x
+        ones_table, select_table = _byte_tables(xp)
+        which, k = ragged_positions(xp, xp.zeros(octets.size, dtype=np.int64),
+                                    ones_table[octets])
+        position = (word[which >> 2] * 32 + (which & 3) * 8
+                    + select_table[octets[which], k])
+        del which, k, octets, word
+        owner, rank = ragged_positions(xp, xp.zeros(n.size, dtype=np.int64), n)
+        shift = l[owner]
+        low = data.fields(lo[owner] + rank * shift, shift).astype(np.int64)
+        position -= up[owner] + rank
+        return owner, (position << shift) | low
 
 
 def _record_fields(blocks, a, b, first, start, l, xp, block_size):

@@ -83,11 +83,14 @@ from numbers import Integral, Real
 import numpy as np
 
 from .base import (
+    FirstBroken,
     Layout,
     RangeEncoder,
     encode_ranges,
+    entry_windows,
     first_entries,
     invariant_error,
+    list_windows,
     ragged_positions,
     searchable,
 )
@@ -472,6 +475,13 @@ class FixedLengthLayout(Layout):
                 self.offset_width, self.index_width]
 
     def validate(self):
+        """Raise :class:`LayoutInvariantError` on the first broken invariant (module docs).
+
+        Runs on the layout's own array module in windows: offsets in runs of
+        ``VALIDATE_WINDOW_LISTS`` (:func:`base.entry_windows`), neighbour ids in windows of
+        whole lists of at most ``VALIDATE_WINDOW`` ids (:func:`base.list_windows`; a longer
+        list alone).  Temporaries: about 24 bytes an offset and 24 bytes an id of a window.
+        """
         xp, n, m = self.xp, self.num_vertices, self.num_edges
         # 1: buffer shapes and widths
         for name, fields, width in (("offsets", n + 1, self.offset_width),
@@ -490,38 +500,58 @@ class FixedLengthLayout(Layout):
                 raise invariant_error("fl", "1", f"{name} has {words.size} words, expected "
                                       f"{expected} for {fields} fields of {width} bits plus "
                                       f"{TAIL_WORDS} tail words")
-        lists = self._lists()
-        offsets = lists.offsets()
+        words, width = self.arrays["offsets"], self.offset_width
+
+        def offsets_of(a, b):  # offsets a .. b, int64
+            return read_range(words, a, b + 1, width, xp).astype(np.int64)
+
         # 2: ends
-        if int(offsets[0]) != 0 or int(offsets[-1]) != m:
-            raise invariant_error("fl", "2", f"offsets[0]={int(offsets[0])} and "
-                                  f"offsets[{n}]={int(offsets[-1])}, expected 0 and num_edges={m}")
+        first, last = (int(x) for x in read_fixed(words, xp.asarray([0, n]), width, xp))
+        if first != 0 or last != m:
+            raise invariant_error("fl", "2", f"offsets[0]={first} and "
+                                  f"offsets[{n}]={last}, expected 0 and num_edges={m}")
         # 3: non-decreasing offsets
-        steps = offsets[1:] - offsets[:-1]
-        if steps.size and bool((steps < 0).any()):
-            bad = int(xp.argmax(steps < 0))
-            raise invariant_error("fl", "3", f"offsets decrease after vertex {bad}: "
-                                  f"{int(offsets[bad])} > {int(offsets[bad + 1])}")
-        values = lists.values_range(0, m)
-        largest = int(values.max()) if m else 0
-        # 4: neighbour ids in range (negative ids cannot be stored)
-        if m and largest >= n:
-            at = int(xp.argmax(values >= n))
-            owner = _owner_of(xp, offsets, at)
-            raise invariant_error("fl", "4", f"neighbour {int(values[at])} of vertex {owner} "
-                                  f"(edge {at}) is not below num_vertices={n}")
-        # 5: strictly increasing lists
-        if m > 1:
-            first = xp.zeros(m, dtype=bool)
-            starts = offsets[:-1]
-            first[starts[starts < m]] = True
-            bad = ~first[1:] & (values[1:] <= values[:-1])
+        for a, b in entry_windows(n, xp):
+            offsets = offsets_of(a, b)
+            down = offsets[1:] < offsets[:-1]
+            if bool(down.any()):
+                bad = int(xp.argmax(down))
+                raise invariant_error("fl", "3", f"offsets decrease after vertex {a + bad}: "
+                                      f"{int(offsets[bad])} > {int(offsets[bad + 1])}")
+        # 4, 5: neighbour ids in range (negative ids cannot be stored), strictly increasing
+        # lists; windows of whole lists, the largest id kept for 6
+        lists, found, largest = self._lists(), FirstBroken(), 0
+        for v0, _, offsets in list_windows(offsets_of, n, xp):
+            if found.done(4):
+                break
+            e0, e1 = int(offsets[0]), int(offsets[-1])
+            if e1 == e0:
+                continue
+            values = lists.values_range(e0, e1)
+            largest = max(largest, int(values.max()))
+
+            def owner_of(at):  # the vertex whose list holds window entry ``at``
+                return v0 + _owner_of(xp, offsets, e0 + at)
+
+            if largest >= n:
+                at = int(xp.argmax(values >= n))
+                found.fail(4, invariant_error(
+                    "fl", "4", f"neighbour {int(values[at])} of vertex {owner_of(at)} "
+                    f"(edge {e0 + at}) is not below num_vertices={n}"))
+                continue
+            if found.done(5) or e1 - e0 < 2:
+                continue
+            bad = values[1:] <= values[:-1]
+            starts = offsets[1:-1]
+            bad[starts[(starts > e0) & (starts < e1)] - e0 - 1] = False  # lists' first entries
             if bool(bad.any()):
                 at = int(xp.argmax(bad)) + 1
-                owner = _owner_of(xp, offsets, at)
-                raise invariant_error("fl", "5", f"list of vertex {owner} is not strictly "
-                                      f"increasing at position {at - int(offsets[owner])}: "
-                                      f"{int(values[at])} after {int(values[at - 1])}")
+                owner = owner_of(at)
+                found.fail(5, invariant_error(
+                    "fl", "5", f"list of vertex {owner} is not strictly increasing at position "
+                    f"{e0 + at - int(offsets[owner - v0])}: {int(values[at])} after "
+                    f"{int(values[at - 1])}"))
+        found.raise_first()
         # 6: canonical widths
         slack = self.params.get("align_slack", DEFAULT_ALIGN_SLACK)
         for what, largest_value in (("offset_width", m), ("index_width", largest)):
