@@ -15,7 +15,7 @@ frozen records, made by ``CompressedGraph.view()``:
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Callable
 
@@ -49,6 +49,9 @@ class Adjacency:
         The dtype of vertex ids in results (int32 or int64).
     config : TraversalConfig
         Tuning of the device passes over lists.
+    derived : dict
+        Values computed from these lists and properties (:meth:`derive`), owned by the graph:
+        kept while it holds this layout, dropped with it (a rebuild or a re-orientation).
     """
 
     layout: object
@@ -57,6 +60,15 @@ class Adjacency:
     properties: MappingProxyType
     vertex_dtype: np.dtype
     config: TraversalConfig
+    derived: dict = field(default_factory=dict, compare=False, repr=False)
+
+    def derive(self, key, compute):
+        """``compute()``, computed once per layout the graph holds and kept under ``key``: a
+        graph is immutable once built, so what depends only on its lists and properties
+        (PageRank's out-weights) need not be computed per call."""
+        if key not in self.derived:
+            self.derived[key] = compute()
+        return self.derived[key]
 
     @property
     def num_vertices(self) -> int:
