@@ -346,9 +346,11 @@ class LaggedCounts:
 
     def send(self, level: int, size) -> None:
         """Copy device word ``size`` (level ``level``'s output) to the host without waiting."""
-        slot = level % 2
-        size.get(out=self.host[slot:slot + 1], blocking=False)
-        self.events[slot].record()
+        slot, runtime = level % 2, self.cp.cuda.runtime
+        stream = self.cp.cuda.get_current_stream()
+        runtime.memcpyAsync(self.host.ctypes.data + 8 * slot, size.data.ptr, 8,
+                            runtime.memcpyDeviceToHost, stream.ptr)
+        self.events[slot].record(stream)
 
     def receive(self, level: int) -> int:
         """The size sent by level ``level``, once it is on the host."""
