@@ -416,8 +416,8 @@ vertices
         return Adjacency(layout=self._layout, in_lists=self._in_lists,
                          symmetric=not self._directed,
                          properties=MappingProxyType(dict(self._properties)),
-                         vertex_dtype=self.vertex_dtype, config=self._traversal,
-                         derived=self._derived[1])
+                         vertex_dtype=self.vertex_dtype,
+                         config=self._traversal).with_derived(self._derived[1])
 
     # -- description ----------------------------------------------------------------------------
     @property

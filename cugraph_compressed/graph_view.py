@@ -50,8 +50,10 @@ class Adjacency:
     config : TraversalConfig
         Tuning of the device passes over lists.
     derived : dict
-        Values computed from these lists and properties (:meth:`derive`), owned by the graph:
-        kept while it holds this layout, dropped with it (a rebuild or a re-orientation).
+        Values computed from these lists and properties (:meth:`derive`): the graph's own
+        (:meth:`with_derived`), kept while it holds this layout and dropped with it (a rebuild
+        or a re-orientation); an adjacency made from another by ``dataclasses.replace`` (other
+        properties) starts an empty one of its own.
     """
 
     layout: object
@@ -60,7 +62,12 @@ class Adjacency:
     properties: MappingProxyType
     vertex_dtype: np.dtype
     config: TraversalConfig
-    derived: dict = field(default_factory=dict, compare=False, repr=False)
+    derived: dict = field(default_factory=dict, init=False, compare=False, repr=False)
+
+    def with_derived(self, derived: dict) -> Adjacency:
+        """This adjacency holding ``derived`` (the graph's dict for its current layout)."""
+        object.__setattr__(self, "derived", derived)  # frozen: set once, by the graph
+        return self
 
     def derive(self, key, compute):
         """``compute()``, computed once per layout the graph holds and kept under ``key``: a
