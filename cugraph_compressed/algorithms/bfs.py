@@ -3,8 +3,9 @@
 Two backends compute the same thing: every vertex's hop distance from the nearest start vertex
 and a predecessor on a shortest path.  The host version is a plain level loop over the layout's
 host decoder (the oracle the GPU version is tested against); the device version runs the
-kernels of ``bfs.cu``.  Which predecessor a vertex gets when several are valid differs between
-them (as it does between runs of any parallel BFS, cuGraph's included).
+kernels of ``bfs.cu``, direction-optimizing on undirected graphs (``bfs_device``).  Which
+predecessor a vertex gets when several are valid differs between them (as it does between runs
+of any parallel BFS, cuGraph's included).
 """
 from __future__ import annotations
 

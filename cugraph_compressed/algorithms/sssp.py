@@ -275,6 +275,12 @@ def sssp(G, source=None, method=None, directed=None, return_predecessors=None, u
     backends decide in the weight dtype: the GPU computes in it; the host computes in float64
     but drops a candidate whose value rounded to the weight dtype is not below the bound, so a
     float32 overflow is detected there too.
+
+    Predecessors on the GPU: with float32 weights and int32 vertex ids the relaxation records
+    them (one 64-bit atomic minimum over distance and predecessor: among equal distances the
+    smallest predecessor id wins, so they do not change from run to run); other weight and id
+    types name them in a separate pass after the distances are final.  Either way a vertex's
+    predecessor ``u`` has ``distance[u] + weight(u, v) == distance[v]`` in the weight dtype.
     """
     # Argument errors are cuGraph's, type for type and in its order.
     if method not in (None, "auto"):
