@@ -10,7 +10,10 @@ A knob is a field of ``cugraph_compressed.TraversalConfig``, set per graph with
 - ``sort_frontiers_from``: frontiers at least this long are sorted by vertex id
   (``none``: never);
 - ``checked``: the checked kernels (``true``), which bound every read of the layout, against
-  the unchecked ones (``false``).
+  the unchecked ones (``false``);
+- ``bottom_up_alpha``, ``bottom_up_beta``: the direction-optimizing BFS switch (``none``
+  for alpha: top-down only); under these every algorithm runs on the undirected graph, the
+  only one where BFS goes bottom-up.
 
 The upper-case names of the former module constants (``WARP_ITEM_RANKS``) are accepted too.
 Algorithms come from the registry: those for undirected graphs only (WCC) run on the
@@ -19,6 +22,8 @@ undirected graph, the others on the directed one, PageRank with ``store_transpos
 
     python3 benchmarks/tuning.py --scale 24 --knob warp_item_ranks --values none 256 1024
     python3 benchmarks/tuning.py --scale 24 --knob checked --values false true --json out.json
+    python3 benchmarks/tuning.py --scale 24 --knob bottom_up_alpha --values none 4 15 60 \
+        --algorithms bfs
 """
 import argparse
 import dataclasses
@@ -48,9 +53,13 @@ BY_SHORT = {entry.short: entry for entry in ALGORITHMS.values()}
 EXTRA = {"pagerank": {"tol": 1e-8, "max_iter": 500}}
 
 
-def graph_of(entry):
-    """What an algorithm runs on here: (directed, store_transposed)."""
-    return (not entry.undirected, entry.transposed)
+#: Knobs that only act on undirected graphs: under them every algorithm runs on one.
+UNDIRECTED_KNOBS = ("bottom_up_alpha", "bottom_up_beta")
+
+
+def graph_of(entry, knob):
+    """What an algorithm runs on here, under ``knob``: (directed, store_transposed)."""
+    return (not (entry.undirected or knob in UNDIRECTED_KNOBS), entry.transposed)
 
 
 def median_ms(fn, repeats):
@@ -77,7 +86,12 @@ def knob_value(text):
     lower = text.lower()
     if lower in ("true", "false"):
         return lower == "true"
-    return None if lower == "none" else int(text)
+    if lower == "none":
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        return float(text)  # the direction-optimizing BFS constants
 
 
 def runner(library, short, graph, source):
@@ -119,7 +133,7 @@ def main(argv=None):
 
     theirs = {}
     for name in args.algorithms:
-        graph = build(cugraph, None, *graph_of(BY_SHORT[name]))
+        graph = build(cugraph, None, *graph_of(BY_SHORT[name], args.knob))
         theirs[name] = median_ms(runner(cugraph, name, graph, source), args.repeats)
         del graph
     print("cuGraph: " + ", ".join(f"{n} {t:.2f}" for n, t in theirs.items()), flush=True)
@@ -131,7 +145,7 @@ def main(argv=None):
     for fmt in args.formats:
         graphs = {}  # one build per (directed, store_transposed) of this layout
         for name in args.algorithms:
-            kind = graph_of(BY_SHORT[name])
+            kind = graph_of(BY_SHORT[name], args.knob)
             if kind not in graphs:
                 graphs.clear()
                 graphs[kind] = build(cgc, fmt, *kind)

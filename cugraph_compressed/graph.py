@@ -103,6 +103,7 @@ class CompressedGraph(GraphQueries):
         self._ids = None  # VertexIds, once built
         self._columns = {}
         self._traversal = TraversalConfig()  # checked when CUGRAPH_COMPRESSED_CHECKED=1
+        self._derived = (None, {})  # the layout and what the algorithms derived from it
         self.backend = None
         self.store_transposed = False
         self._in_lists = False  # the layout holds in-lists (directed graphs only)
@@ -465,10 +466,13 @@ vertices
             self._layout, self._properties, self._in_lists = (built.layout, built.properties,
                                                               False)
             self.build_stats["reoriented"] = built.stats
+        if self._derived[0] is not self._layout:  # a new structure: nothing derived holds
+            self._derived = (self._layout, {})
         return Adjacency(layout=self._layout, in_lists=self._in_lists,
                          symmetric=not self._directed,
                          properties=MappingProxyType(dict(self._properties)),
-                         vertex_dtype=self.vertex_dtype, config=self._traversal)
+                         vertex_dtype=self.vertex_dtype,
+                         config=self._traversal).with_derived(self._derived[1])
 
     # -- description ----------------------------------------------------------------------------
     @property

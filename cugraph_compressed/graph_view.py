@@ -15,7 +15,7 @@ frozen records, made by ``CompressedGraph.view()``:
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Callable
 
@@ -49,6 +49,11 @@ class Adjacency:
         The dtype of vertex ids in results (int32 or int64).
     config : TraversalConfig
         Tuning of the device passes over lists.
+    derived : dict
+        Values computed from these lists and properties (:meth:`derive`): the graph's own
+        (:meth:`with_derived`), kept while it holds this layout and dropped with it (a rebuild
+        or a re-orientation); an adjacency made from another by ``dataclasses.replace`` (other
+        properties) starts an empty one of its own.
     """
 
     layout: object
@@ -57,6 +62,20 @@ class Adjacency:
     properties: MappingProxyType
     vertex_dtype: np.dtype
     config: TraversalConfig
+    derived: dict = field(default_factory=dict, init=False, compare=False, repr=False)
+
+    def with_derived(self, derived: dict) -> Adjacency:
+        """This adjacency holding ``derived`` (the graph's dict for its current layout)."""
+        object.__setattr__(self, "derived", derived)  # frozen: set once, by the graph
+        return self
+
+    def derive(self, key, compute):
+        """``compute()``, computed once per layout the graph holds and kept under ``key``: a
+        graph is immutable once built, so what depends only on its lists and properties
+        (PageRank's out-weights) need not be computed per call."""
+        if key not in self.derived:
+            self.derived[key] = compute()
+        return self.derived[key]
 
     @property
     def num_vertices(self) -> int:

@@ -1,8 +1,11 @@
-// Breadth-first search: level-synchronous and top-down over the traversal core (traverse.cuh).
-// A vertex is claimed by the first thread to set its bit in the `visited` bitmap; only that
-// thread writes its distance and predecessor and appends it to the next frontier.  Each level
-// expands the frontier's short lists one item per thread and its long ones one item per warp
-// (bfs_expand<..., PerWarp>); _device.list_passes says where the cut lies.
+// Breadth-first search: level-synchronous over the traversal core (traverse.cuh), top-down or,
+// on undirected graphs, bottom-up (direction-optimizing, Beamer et al.).  Top-down, a vertex is
+// claimed by the first thread to set its bit in the `visited` bitmap; only that thread writes
+// its distance and predecessor and appends it to the next frontier.  Each top-down level expands
+// the frontier's short lists one item per thread and its long ones one item per warp
+// (bfs_expand<..., PerWarp>); kernels/traversal.py list_passes says where the cut lies.  Every
+// size (frontier, items) stays in device memory and the direction is decided on the device
+// (bfs_decide), so the driver enqueues both directions' kernels and the other one returns.
 #include "kernels/traverse.cuh"
 
 // Claim each source (duplicates collapse) and write the first frontier.
@@ -40,17 +43,106 @@ struct Discover {
   }
 };
 
-// Frontier lists cut into items of one thread each, or (PerWarp) the long ones into items of one
-// warp each, decoded by its 32 lanes together.
+// The level's direction, word 0 of the run's state (the gate of the top-down passes: 0 runs them).
+constexpr unsigned long long TOP_DOWN = 0, BOTTOM_UP = 1;
+// The state words: direction, edges of the frontier (added by the frontier's item scan),
+// unexplored edges, the previous frontier's size.
+enum { DIRECTION, FRONTIER_EDGES, UNEXPLORED_EDGES, PREVIOUS_SIZE };
+
+// Top-down: the frontier's lists cut into items of one thread each, or (PerWarp) the long ones
+// into items of one warp each, decoded by its 32 lanes together.  The frontier's size and the
+// item total are read from device memory (traverse.cuh: for_each_list_item_tiles); a bottom-up
+// level returns at once.
 template <class View, typename D, bool PerWarp>
 __global__ void __launch_bounds__(cgc::BLOCK)
-bfs_expand(const uint64_t* view, const D* frontier, const int64_t* scan, int64_t n, int64_t total,
+bfs_expand(const uint64_t* view, const D* frontier, const unsigned long long* size,
+           const unsigned long long* state, const int64_t* scan, const int64_t* total,
            int64_t item_size, uint32_t* visited, D* dist, D* pred, D* next,
            unsigned long long* next_size, D next_level) {
+  if (state[DIRECTION] != TOP_DOWN) return;
   const View g = View::load(view);
   const Discover<D> discover{visited, dist, pred, next, next_size, next_level};
-  cgc::for_each_list_item<PerWarp>(g, frontier, 0, scan, n, total, item_size,
-                                   [&](int64_t u, int64_t, int64_t, auto&& decode) {
+  cgc::for_each_list_item_tiles<PerWarp>(g, frontier, scan, (int64_t)*size, *total, item_size,
+                                         [&](int64_t u, int64_t, int64_t, auto&& decode) {
     decode([&](int64_t, int64_t v) { discover(u, v); });
   });
+}
+
+// Beamer's switch, once per level (one thread), after the frontier's item scan has added the
+// frontier's edges: top-down turns bottom-up when the frontier's edges exceed the unexplored
+// edges over `alpha` (each top-down level takes its frontier's edges off the unexplored ones);
+// bottom-up turns back when the frontier shrinks and holds at most n / `beta` vertices.  A
+// directed graph (`enabled` 0) stays top-down: its lists are out-lists only.
+__global__ void bfs_decide(unsigned long long* state, const unsigned long long* size, int64_t n,
+                           double alpha, double beta, int enabled) {
+  const unsigned long long frontier = *size, edges = state[FRONTIER_EDGES];
+  unsigned long long& unexplored = state[UNEXPLORED_EDGES];
+  if (state[DIRECTION] == TOP_DOWN) {
+    if (enabled && (double)edges * alpha > (double)unexplored)
+      state[DIRECTION] = BOTTOM_UP;
+    else
+      unexplored -= edges < unexplored ? edges : unexplored;
+  } else if (frontier < state[PREVIOUS_SIZE] && (double)frontier * beta <= (double)n) {
+    state[DIRECTION] = TOP_DOWN;
+  }
+  state[PREVIOUS_SIZE] = frontier;
+  state[FRONTIER_EDGES] = 0;
+}
+
+// The frontier as a bitmap: the vertices claimed since the last level began (visited now, not
+// in the snapshot `seen`); the snapshot moves on.  One thread per word.
+__global__ void __launch_bounds__(cgc::BLOCK)
+bfs_frontier_bits(const uint32_t* visited, uint32_t* seen, uint32_t* frontier_bits,
+                  int64_t words) {
+  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  for (int64_t w = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; w < words; w += stride) {
+    const uint32_t now = visited[w];
+    frontier_bits[w] = now & ~seen[w];
+    seen[w] = now;
+  }
+}
+
+// Bottom-up (undirected graphs): every unvisited vertex scans its own list and stops at the
+// first neighbour in the frontier bitmap, its parent (one level up, so its distance is exact).
+// Warp w takes the 32 vertices of visited word w, w + warps, ...: only it writes that word, so
+// the lanes' finds are ORed in with a ballot and a plain store, and appended with one atomic.
+// A top-down level returns at once.
+template <class View, typename D>
+__global__ void __launch_bounds__(cgc::BLOCK)
+bfs_bottom_up(const uint64_t* view, int64_t n, const unsigned long long* state,
+              const uint32_t* frontier_bits, uint32_t* visited, D* dist, D* pred, D* next,
+              unsigned long long* next_size, D next_level) {
+  if (state[DIRECTION] != BOTTOM_UP) return;
+  const View g = View::load(view);
+  const int64_t words = (n + 31) / 32;
+  const int64_t warps = (int64_t)gridDim.x * (blockDim.x / cgc::WARP);
+  const unsigned lane = cgc::lane_id();
+  for (int64_t w = (blockIdx.x * (int64_t)blockDim.x + threadIdx.x) / cgc::WARP; w < words;
+       w += warps) {
+    const uint32_t seen = visited[w];
+    const int64_t v = w * 32 + lane;
+    int64_t parent = -1;
+    if (v < n && !((seen >> lane) & 1u)) {
+      const int64_t degree = cgc::list_degree(g, v);
+      auto in_frontier = [&](int64_t, int64_t u) -> bool {
+        if (!((frontier_bits[u >> 5] >> (u & 31)) & 1u)) return false;
+        parent = u;
+        return true;  // the first parent will do: stop decoding
+      };
+      g.for_each(v, g.first_edge(v), 0, degree, CGC_EDGES(g, v, in_frontier));
+    }
+    const unsigned found = __ballot_sync(cgc::FULL_WARP, parent >= 0);
+    if (!found) continue;
+    unsigned long long base = 0;
+    if (lane == 0) {
+      visited[w] = seen | found;
+      base = atomicAdd(next_size, (unsigned long long)__popc(found));
+    }
+    base = __shfl_sync(cgc::FULL_WARP, base, 0);
+    if (parent >= 0) {
+      dist[v] = next_level;
+      pred[v] = (D)parent;
+      next[base + __popc(found & cgc::lanemask_lt())] = (D)v;
+    }
+  }
 }

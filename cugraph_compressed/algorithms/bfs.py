@@ -3,8 +3,9 @@
 Two backends compute the same thing: every vertex's hop distance from the nearest start vertex
 and a predecessor on a shortest path.  The host version is a plain level loop over the layout's
 host decoder (the oracle the GPU version is tested against); the device version runs the
-kernels of ``bfs.cu``.  Which predecessor a vertex gets when several are valid differs between
-them (as it does between runs of any parallel BFS, cuGraph's included).
+kernels of ``bfs.cu``, direction-optimizing on undirected graphs (``bfs_device``).  Which
+predecessor a vertex gets when several are valid differs between them (as it does between runs
+of any parallel BFS, cuGraph's included).
 """
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import numpy as np
 
 from .._args import check_bool
 from ..graph_view import OUT
-from ..kernels.traversal import Module, Traversal
+from ..kernels.traversal import BLOCK, LaggedCounts, Module, SizedPasses, Traversal
 from .registry import ALGORITHMS, front_door
 
 
@@ -50,39 +51,92 @@ MODULE = Module(Path(__file__).with_name("bfs.cu"), {
     "seed": ("bfs_seed<{vertex}>", False, False),
     "expand": ("bfs_expand<{view}, {vertex}, false>", False, True),
     "expand_warps": ("bfs_expand<{view}, {vertex}, true>", False, True),
+    "decide": ("bfs_decide", False, False),
+    "frontier_bits": ("bfs_frontier_bits", False, False),
+    "bottom_up": ("bfs_bottom_up<{view}, {vertex}>", False, True),
 })
+#: Words of the device state (bfs.cu): direction (0 top-down, 1 bottom-up), edges of the
+#: frontier, unexplored edges, the previous frontier's size.
+STATE_WORDS = 4
+UNEXPLORED_EDGES = 2
+
+
+def _word(array, i):
+    """Element ``i`` of a device array as a one-element view: a pointer for a kernel."""
+    return array[i:i + 1]
 
 
 def bfs_device(adjacency, sources, depth_limit):
     """Level-synchronous BFS on the GPU over the out-lists' device view; returns (dist, pred).
 
-    Each level expands the frontier in the launches of ``list_passes``: short lists one item
-    per thread, long lists one item per warp."""
+    A top-down level expands the frontier in the launches of ``list_passes``: short lists one
+    item per thread, long lists one item per warp.  On an undirected graph a level goes
+    bottom-up instead when the frontier is large (``TraversalConfig.bottom_up_alpha`` and
+    ``bottom_up_beta``, decided on the device): every unvisited vertex scans its own list and
+    stops at its first neighbour in the frontier, its parent.  Distances are the same either
+    way; predecessors are parents one level up, not necessarily the same ones.
+
+    No size is read on the host per level: the frontier's size, its item scan and the
+    direction live in device memory (``SizedPasses``), and the host reads the sizes one level
+    late (``LaggedCounts``) only to stop.  What still waits for the device: that late read,
+    and, where ``TraversalConfig.sort_frontiers_from`` is set, the frontier's size before it
+    is sorted (CuPy's sort takes a host length)."""
     import cupy as cp
 
-    layout, dtype = adjacency.layout, adjacency.vertex_dtype
-    run = Traversal(layout, dtype, adjacency.config)
+    layout, dtype, config = adjacency.layout, adjacency.vertex_dtype, adjacency.config
+    run = Traversal(layout, dtype, config)
     n = layout.num_vertices
+    words = (n + 31) // 32
     dist = cp.full(n, vertex_sentinel(dtype), dtype=dtype)
     pred = cp.full(n, -1, dtype=dtype)
-    visited = cp.zeros((n + 31) // 32, dtype=cp.uint32)
-    frontier = cp.empty(max(n, 1), dtype=dtype)
-    following = cp.empty_like(frontier)
-    size = cp.zeros(1, dtype=cp.uint64)
+    visited = cp.zeros(words, dtype=cp.uint32)
+    queues = [cp.empty(max(n, 1), dtype=dtype) for _ in range(2)]  # frontiers, by level parity
+    sizes = cp.zeros(2, dtype=cp.uint64)
+    state = cp.zeros(STATE_WORDS, dtype=cp.uint64)
+    state[UNEXPLORED_EDGES] = layout.num_edges
+    gate, frontier_edges = _word(state, 0), _word(state, 1)
     sources = cp.asarray(sources, dtype=dtype)
     MODULE.kernel("seed", vertex=dtype)(
-        *run.grid(sources.size), (sources, np.int64(sources.size), visited, dist, frontier, size))
+        *run.grid(sources.size), (sources, np.int64(sources.size), visited, dist, queues[0],
+                                  sizes[0:1]))
+    passes = SizedPasses(run, n)
     expand = [run.kernel(MODULE, name) for name in ("expand", "expand_warps")]
-    count = int(size.get()[0])
+    bottom_up = adjacency.symmetric and config.bottom_up_alpha is not None
+    if bottom_up:
+        seen = cp.zeros(words, dtype=cp.uint32)  # visited as of the last level's start
+        frontier_bits = cp.empty(words, dtype=cp.uint32)
+        bits, search_up = MODULE.kernel("frontier_bits"), run.kernel(MODULE, "bottom_up")
+    decide = MODULE.kernel("decide")
+    alpha = np.float64(config.bottom_up_alpha if bottom_up else 1.0)
+    beta = np.float64(config.bottom_up_beta)
+    counts = LaggedCounts(cp)
     level = 0
-    while count and (depth_limit is None or level < depth_limit):
-        run.order_frontier(frontier, count)
-        size.fill(0)
+    while depth_limit is None or level < depth_limit:
+        frontier, following = queues[level % 2], queues[(level + 1) % 2]
+        size, next_size = _word(sizes, level % 2), _word(sizes, (level + 1) % 2)
+        if config.sort_frontiers_from is not None:
+            count = int(size.get()[0])  # a host sort needs the length: this level waits
+            if not count:
+                break
+            run.order_frontier(frontier, count)
+        next_size.fill(0)
+        next_level = dtype.type(level + 1)
+        if bottom_up:
+            bits(*run.grid(words), (visited, seen, frontier_bits, np.int64(words)))
+        passes(expand, frontier, size, gate, visited, dist, pred, following, next_size,
+               next_level, edges=frontier_edges,
+               after_first=lambda: decide((1,), (1,), (state, size, np.int64(n), alpha, beta,
+                                                     np.int32(bottom_up))))
+        if bottom_up:
+            search_up((passes.tiles,), (BLOCK,), (run.view, np.int64(n), state, frontier_bits,
+                                                 visited, dist, pred, following, next_size,
+                                                 next_level))
+        counts.send(level, next_size)
         level += 1
-        run.over_lists(expand, frontier, count, visited, dist, pred, following, size,
-                       dtype.type(level))
-        count = int(size.get()[0])
-        frontier, following = following, frontier
+        # Level `level - 2`'s output is the frontier of level `level - 1`, just enqueued: if it
+        # was empty, that level did nothing and the search is over.
+        if level >= 2 and not counts.receive(level - 2):
+            break
     return dist, pred
 
 

@@ -90,10 +90,17 @@ def check_weights(adjacency) -> None:
                          f"weight(s) are NaN, the first at stored edge {first}")
 
 
+def out_weights_host(owner, weights, n):
+    """Each vertex's out-weight (float64): the sum of the weights of its out-edges."""
+    return np.bincount(owner, weights=weights, minlength=n)
+
+
 def pagerank_host(adjacency, alpha, teleport, start, out_weight, max_iter, tol):
     """cuGraph's PageRank iteration over the layout's host decoder (lists decoded once), on
     whichever lists the graph holds.
 
+    The out-weights (float64) are computed on the first call without
+    ``precomputed_vertex_out_weight`` and kept on the graph (``Adjacency.derive``).
     Returns float64 scores and whether the loop stopped before ``max_iter`` iterations.
     """
     layout, weights = adjacency.layout, adjacency.weights
@@ -105,7 +112,8 @@ def pagerank_host(adjacency, alpha, teleport, start, out_weight, max_iter, tol):
         owner, neighbours = neighbours, owner
     w = np.ones(owner.size) if weights is None else to_host(weights)[positions].astype(np.float64)
     if out_weight is None:
-        out_weight = np.bincount(owner, weights=w, minlength=n)
+        out_weight = adjacency.derive(("pagerank", "out_weight"),
+                                      lambda: out_weights_host(owner, w, n))
     dangling = out_weight == 0
     divisor = np.where(dangling, 1.0, out_weight)
     scores = np.full(n, 1.0 / n) if start is None else start.copy()
@@ -143,6 +151,25 @@ def _share_dtype(weight_dtype, tol):
     return np.dtype(np.float32)
 
 
+def out_weights_device(spmv, n, share_dtype, in_lists):
+    """Each vertex's out-weight (float64) on the GPU: PageRank's product with every share 1,
+    summing each vertex's out-edges (a pull over out-lists, a push over in-lists)."""
+    import cupy as cp
+
+    out_weight = cp.zeros(n, dtype=cp.float64)
+    spmv(cp.ones(n, dtype=share_dtype), not in_lists, out_weight)
+    return out_weight
+
+
+def inverse_out_weights(out_weight, share_dtype):
+    """The reciprocals of float64 device out-weights in the share dtype, NaN where dangling
+    (out-weight 0); ``out_weight`` is overwritten."""
+    import cupy as cp
+
+    cp.copyto(out_weight, np.nan, where=out_weight == 0)  # dangling: NaN through reciprocal
+    return cp.reciprocal(out_weight, out=out_weight).astype(share_dtype)
+
+
 def pagerank_device(adjacency, alpha, teleport, start, out_weight, max_iter, tol):
     """cuGraph's PageRank iteration on the GPU over the layout's device view; returns (float64
     scores, converged).
@@ -157,6 +184,13 @@ def pagerank_device(adjacency, alpha, teleport, start, out_weight, max_iter, tol
     for float64 weights or a ``tol`` below float32's epsilon, ``_share_dtype``), and one int64
     scan of the short lists' work items: 32 bytes (40 with float64 shares), plus 8 with a
     personalization.
+
+    The reciprocal out-weights (summed in float64, kept in the share dtype: float32, or
+    float64 as above) are computed by the first call without
+    ``precomputed_vertex_out_weight`` and kept on the graph (``Adjacency.derive``; 4 bytes a
+    vertex, 8 in float64) for later calls with the same share dtype, until its structure
+    changes (a rebuild, or a re-orientation for BFS or SSSP).  Out-weights given by the call
+    are used for that call only.
 
     Each product runs in the launches of ``list_passes``: short lists one item per thread,
     long lists one item per warp (pulling, its lanes' sums are reduced by shuffles and added
@@ -194,15 +228,11 @@ def pagerank_device(adjacency, alpha, teleport, start, out_weight, max_iter, tol
 
     pull = in_lists or adjacency.symmetric
     if out_weight is None:
-        # Out-weights: the same product with every share 1, summing each vertex's out-edges
-        # (a pull over out-lists, a push over in-lists).
-        out_weight = cp.zeros(n, dtype=cp.float64)
-        spmv(cp.ones(n, dtype=stype), not in_lists, out_weight)
+        inverse = adjacency.derive(("pagerank", "inverse_out_weight", stype.str),
+                                   lambda: inverse_out_weights(
+                                       out_weights_device(spmv, n, stype, in_lists), stype))
     else:
-        out_weight = cp.asarray(out_weight, dtype=cp.float64)
-    cp.copyto(out_weight, np.nan, where=out_weight == 0)  # dangling: NaN through reciprocal
-    inverse = cp.reciprocal(out_weight, out=out_weight).astype(stype)
-    del out_weight
+        inverse = inverse_out_weights(cp.asarray(out_weight, dtype=cp.float64), stype)
     teleport = None if teleport is None else cp.asarray(teleport, dtype=cp.float64)
     scores = cp.full(n, 1.0 / n) if start is None else cp.array(start, dtype=cp.float64)
     fresh = cp.zeros(n, dtype=cp.float64)
@@ -248,7 +278,8 @@ def pagerank(G, alpha=0.85, personalization=None, precomputed_vertex_out_weight=
     personalization : DataFrame, optional
         Columns ``vertex`` and ``values``: the teleport distribution (normalized here).
     precomputed_vertex_out_weight : DataFrame, optional
-        Columns ``vertex`` and ``sums``: out-weights to use instead of computing them.
+        Columns ``vertex`` and ``sums``: out-weights to use instead of computing them
+        (without them, the first call computes them and the graph keeps them for later calls).
     max_iter : int
         Iteration limit.
     tol : float

@@ -16,7 +16,7 @@ import numpy as np
 from .._args import check_number
 from .._backend import is_scalar
 from ..graph_view import OUT
-from ..kernels.traversal import Module, Traversal
+from ..kernels.traversal import BLOCK, LaggedCounts, Module, SizedPasses, Traversal
 from ._weights import bad_weights
 from .registry import ALGORITHMS, front_door
 
@@ -89,7 +89,10 @@ def sssp_host(adjacency, source: int, cutoff=None):
 MODULE = Module(Path(__file__).with_name("sssp.cu"), {
     "relax": ("sssp_relax<{view}, {vertex}, {weight}, false>", True, True),
     "relax_warps": ("sssp_relax<{view}, {vertex}, {weight}, true>", True, True),
+    "relax_packed": ("sssp_relax_packed<{view}, false>", False, True),
+    "relax_packed_warps": ("sssp_relax_packed<{view}, true>", False, True),
     "promote": ("sssp_promote<{vertex}, {weight}>", True, False),
+    "promote_packed": ("sssp_promote_packed", False, False),
     "unqueue": ("sssp_unqueue<{vertex}>", False, False),
     "predecessors": ("sssp_predecessors<{view}, {vertex}, {weight}, false>", True, True),
     "predecessors_warps": ("sssp_predecessors<{view}, {vertex}, {weight}, true>", True, True),
@@ -110,13 +113,27 @@ def bucket_width(weights, num_vertices: int) -> float:
     return BUCKET_EDGES * mean / max(1.0, weights.size / max(num_vertices, 1))
 
 
+def packs(weight_dtype, vertex_dtype) -> bool:
+    """Whether a relaxation records (distance, predecessor) in one 64-bit word: float32
+    weights and int32 vertex ids."""
+    return np.dtype(weight_dtype) == np.float32 and np.dtype(vertex_dtype) == np.int32
+
+
 def sssp_device(adjacency, source: int, cutoff):
     """Near-far shortest paths on the GPU in the weight dtype over the out-lists; returns
     (dist with inf for unreachable, pred).
 
-    Both passes over lists (each round's relaxation of the near frontier, the final
-    predecessor pass over all vertices) run in the launches of ``list_passes``, as BFS's
-    levels do."""
+    Each round relaxes the near frontier in the launches of ``list_passes``, as BFS's levels
+    do, with the frontier's size and item scan in device memory (``SizedPasses``): rounds are
+    enqueued without reading a size on the host, which reads each round's size one round late
+    (``LaggedCounts``) to see the near pile run dry.  Moving on to the next pile reads the far
+    pile's size and least distance on the host (the next split depends on them).
+
+    Predecessors: with float32 weights and int32 ids each vertex's distance and predecessor
+    share one 64-bit word, lowered by one atomic minimum (the smaller distance, and the
+    smaller predecessor among equal ones), so the relaxation records them.  Other weight and
+    id types keep the distances alone and name the predecessors in a final pass over every
+    list (some u with dist[u] + w(u, v) == dist[v])."""
     import cupy as cp
 
     layout, weights = adjacency.layout, adjacency.weights
@@ -124,42 +141,63 @@ def sssp_device(adjacency, source: int, cutoff):
     vtype = adjacency.vertex_dtype
     run = Traversal(layout, vtype, adjacency.config)
     n = layout.num_vertices
-    dist = cp.full(n, np.inf, dtype=wtype)
-    dist[source] = 0
+    packed = packs(wtype, vtype)
+    if packed:
+        # Distance bits above the predecessor; no predecessor is all ones (-1 as int32).
+        infinity = np.uint64(np.float32(np.inf).view(np.uint32)) << np.uint64(32)
+        dist = cp.full(n, infinity | np.uint64(0xFFFFFFFF), dtype=cp.uint64)
+        dist[source] = np.uint64(0xFFFFFFFF)
+    else:
+        dist = cp.full(n, np.inf, dtype=wtype)
+        dist[source] = 0
     words = (n + 31) // 32
     queued = cp.zeros(words, dtype=cp.uint32)
     far = cp.zeros(words, dtype=cp.uint32)
-    frontier = cp.full(max(n, 1), source, dtype=vtype)
-    following = cp.empty_like(frontier)
-    size = cp.zeros(1, dtype=cp.uint64)
+    queues = [cp.full(max(n, 1), source, dtype=vtype), cp.empty(max(n, 1), dtype=vtype)]
+    sizes = cp.ones(2, dtype=cp.uint64)  # each pile's first frontier: queues[0][:1]
     least = cp.empty(1, dtype=wtype)
     limit = distance_bound(cutoff, wtype)
     with np.errstate(over="ignore"):  # a width beyond the weight dtype: one pile
         width = wtype.type(bucket_width(weights, n))
-    relax = [run.kernel(MODULE, name, weight=wtype) for name in ("relax", "relax_warps")]
-    promote = MODULE.kernel("promote", vertex=vtype, weight=wtype)
+    suffix = "_packed" if packed else ""
+    relax = [run.kernel(MODULE, name + suffix, weight=wtype)
+             for name in ("relax", "relax_warps")]
+    promote = MODULE.kernel("promote" + suffix, vertex=vtype, weight=wtype)
     unqueue = MODULE.kernel("unqueue", vertex=vtype)
+    passes = SizedPasses(run, n)
+    counts = LaggedCounts(cp)
+    sort = adjacency.config.sort_frontiers_from is not None
 
     def promoted(lo, hi):
-        """Far vertices with lo <= dist < hi into `frontier`; their count and the least
-        distance left in the far pile (inf when it is empty)."""
-        size.fill(0)
+        """Far vertices with lo <= dist < hi into queues[0] (round 0's frontier); their count
+        and the least distance left in the far pile (inf when it is empty)."""
+        sizes[0:1].fill(0)
         least.fill(np.inf)
-        promote(*run.grid(words),
-                (far, np.int64(words), dist, lo, hi, queued, frontier, size, least))
-        return int(size.get()[0]), wtype.type(least.get()[0])
+        promote(*run.grid(words), (far, np.int64(words), dist, lo, hi, queued, queues[0],
+                                   sizes[0:1], least))
+        return int(sizes[0:1].get()[0]), wtype.type(least.get()[0])
 
     split = width
     count = 1
     while count:
-        while count:
-            unqueue(*run.grid(count), (frontier, np.int64(count), queued))
-            run.order_frontier(frontier, count)
-            size.fill(0)
-            run.over_lists(relax, frontier, count, weights, limit, split, dist, queued, far,
-                           following, size)
-            count = int(size.get()[0])
-            frontier, following = following, frontier
+        # The near pile's rounds: round r relaxes queues[r % 2] into the other one.
+        round_ = 0
+        while True:
+            frontier, following = queues[round_ % 2], queues[(round_ + 1) % 2]
+            size, next_size = sizes[round_ % 2:][:1], sizes[(round_ + 1) % 2:][:1]
+            if sort:  # a host sort needs the length: this round waits
+                count = int(size.get()[0])
+                if not count:
+                    break
+                run.order_frontier(frontier, count)
+            unqueue((passes.tiles,), (BLOCK,), (frontier, size, queued))
+            next_size.fill(0)
+            passes(relax, frontier, size, passes.always, weights, limit, split, dist, queued,
+                   far, following, next_size)
+            counts.send(round_, next_size)
+            round_ += 1
+            if round_ >= 2 and not counts.receive(round_ - 2):
+                break  # round `round_ - 1` had nothing to relax
         # The near pile is empty: the next one spans [split, split + width), or starts at the
         # least far distance when that window is empty.  Near the top of the weight dtype a
         # bound may round to inf: that pile then takes every distance left.
@@ -171,6 +209,11 @@ def sssp_device(adjacency, source: int, cutoff):
                 split = hi
             else:
                 split = split + width
+    if packed:
+        pred = (dist & np.uint64(0xFFFFFFFF)).astype(cp.uint32).view(cp.int32)
+        pred[source] = -1  # a zero-weight cycle back to the source may have named one
+        dist = (dist >> np.uint64(32)).astype(cp.uint32).view(cp.float32)
+        return dist, pred
     pred = cp.full(n, -1, dtype=vtype)
     predecessors = [run.kernel(MODULE, name, weight=wtype)
                     for name in ("predecessors", "predecessors_warps")]
@@ -232,6 +275,12 @@ def sssp(G, source=None, method=None, directed=None, return_predecessors=None, u
     backends decide in the weight dtype: the GPU computes in it; the host computes in float64
     but drops a candidate whose value rounded to the weight dtype is not below the bound, so a
     float32 overflow is detected there too.
+
+    Predecessors on the GPU: with float32 weights and int32 vertex ids the relaxation records
+    them (one 64-bit atomic minimum over distance and predecessor: among equal distances the
+    smallest predecessor id wins, so they do not change from run to run); other weight and id
+    types name them in a separate pass after the distances are final.  Either way a vertex's
+    predecessor ``u`` has ``distance[u] + weight(u, v) == distance[v]`` in the weight dtype.
     """
     # Argument errors are cuGraph's, type for type and in its order.
     if method not in (None, "auto"):

@@ -110,11 +110,12 @@ struct CgrView {
   }
 
   // Interval ranks begin .. stop - 1 (stop <= E), every LANES-th from begin + lane; returns the
-  // position after the last code read (the end of the intervals when stop == E).
+  // position after the last code read (the end of the intervals when stop == E).  An
+  // early-exit callback (emit) that returns true sets `stopped` and ends the walk there.
   template <int LANES, class F>
   __device__ __forceinline__ uint64_t intervals(int64_t v, int64_t first, uint64_t pos,
                                                 int64_t begin, int64_t stop, int lane,
-                                                F&& f) const {
+                                                bool& stopped, F&& f) const {
     static_assert((LANES & (LANES - 1)) == 0, "the lane stride is a power of two");
     int64_t next = v;  // the first id after the previous interval (v: none yet)
     for (int64_t rank = 0; rank < stop;) {
@@ -125,7 +126,10 @@ struct CgrView {
       CGC_REQUIRE(length >= 1 && length <= bounds.edges - rank, FAULT_CODE, v, return pos)
       const int64_t from = max(begin, rank), to = min(stop, rank + length);
       for (int64_t r = from + ((begin + lane - from) & (LANES - 1)); r < to; r += LANES)
-        f(first + r, start + (r - rank));
+        if (emit(f, first + r, start + (r - rank))) {
+          stopped = true;
+          return pos;
+        }
       rank += length;
       next = start + length;
     }
@@ -133,9 +137,9 @@ struct CgrView {
   }
 
   // Residual ranks j0 .. j1 - 1 (list ranks E + j), decoding from residual j, the first of the
-  // segment at `pos`, on across segments.
+  // segment at `pos`, on across segments; true when an early-exit callback stopped it.
   template <class F>
-  __device__ __forceinline__ void residuals(int64_t v, int64_t first, int64_t E, uint64_t pos,
+  __device__ __forceinline__ bool residuals(int64_t v, int64_t first, int64_t E, uint64_t pos,
                                             int64_t j, int64_t j0, int64_t j1, F&& f) const {
     int64_t value = 0, left = 0;  // left: residuals still to come in the current segment
     CGC_IF_CHECKED(const int64_t j_start = j;)
@@ -151,8 +155,9 @@ struct CgrView {
       // Residuals increase, across segments too (a segment restarts its gaps, not the order)
       CGC_REQUIRE(j == j_start || value > previous, FAULT_ORDER, v)
       --left;
-      if (j >= j0) f(first + E + j, value);
+      if (j >= j0 && emit(f, first + E + j, value)) return true;
     }
+    return false;
   }
 
   // The intervals must be walked when the range starts among them, or to find the residuals
@@ -168,9 +173,10 @@ struct CgrView {
     const List L = list(v, first_edge(v + 1) - first);
     CGC_REQUIRE(L.E >= 0 && L.E <= first_edge(v + 1) - first, FAULT_CODE, v, return)
     uint64_t after = L.intervals;  // the end of the intervals, once walked
+    bool stopped = false;
     if (walks_intervals(L, begin))
-      after = intervals<1>(v, first, after, begin, min(end, L.E), 0, f);
-    if (end <= L.E) return;
+      after = intervals<1>(v, first, after, begin, min(end, L.E), 0, stopped, f);
+    if (stopped || end <= L.E) return;
     const int64_t j0 = max(begin, L.E) - L.E, s = j0 / seg;
     residuals(v, first, L.E, segment(L, s, after), s * seg, j0, end - L.E, f);
   }
@@ -184,8 +190,9 @@ struct CgrView {
     CGC_REQUIRE(L.E >= 0 && L.E <= first_edge(v + 1) - first, FAULT_CODE, v, return)  // every lane
     const int lane = (int)lane_id();
     uint64_t after = L.intervals;
+    bool stopped = false;  // warp decodes take void callbacks only: never set
     if (walks_intervals(L, begin))
-      after = intervals<WARP>(v, first, after, begin, min(end, L.E), lane, f);
+      after = intervals<WARP>(v, first, after, begin, min(end, L.E), lane, stopped, f);
     if (end <= L.E) return;
     const int64_t j0 = max(begin, L.E) - L.E, j1 = end - L.E;
     for (int64_t s = j0 / seg + lane; s * seg < j1; s += WARP)

@@ -8,7 +8,8 @@
 //   degree(v)         length of v's list
 //   chunk_size()      ranks a decoder can start at: multiples of it (1 = random access)
 //   for_each(v, first, begin, end, f)   f(slot, neighbour) for ranks begin .. end - 1, in one
-//                                       thread
+//                                       thread; a callback returning bool stops the decode by
+//                                       returning true (early exit, kernels/common.cuh emit)
 //   warp_for_each(v, first, begin, end, f)   the same, called by the 32 lanes of a warp with
 //                                       the same arguments; each rank goes to exactly one lane
 //                                       (kernels/traverse.cuh: for_each_warp_item)
@@ -43,7 +44,7 @@ struct CsrView {
                                            F&& f) const {
     for (int64_t r = begin; r < end; ++r) {
       CGC_REQUIRE(r == 0 || indices[first + r - 1] < indices[first + r], FAULT_ORDER, v)
-      f(first + r, (int64_t)indices[first + r]);
+      if (emit(f, first + r, (int64_t)indices[first + r])) return;
     }
   }
   template <class F>

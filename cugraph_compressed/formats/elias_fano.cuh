@@ -137,7 +137,7 @@ struct EfView {
       CGC_REQUIRE(p < L.stop, FAULT_CODE, v)  // a one of the next list's
       CGC_REQUIRE(x > previous, FAULT_ORDER, v)
       CGC_IF_CHECKED(previous = x;)
-      f(first + rank, x);
+      if (emit(f, first + rank, x)) return;  // an early-exit callback is done
     }
   }
 

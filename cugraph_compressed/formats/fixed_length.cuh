@@ -37,7 +37,7 @@ struct FlView {
     for (int64_t r = begin; r < end; ++r) {
       CGC_REQUIRE(r == 0 || field(indices, first + r - 1, index_width) <
                                 field(indices, first + r, index_width), FAULT_ORDER, v)
-      f(first + r, field(indices, first + r, index_width));
+      if (emit(f, first + r, field(indices, first + r, index_width))) return;
     }
   }
   template <class F>

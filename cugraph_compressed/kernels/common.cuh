@@ -113,13 +113,48 @@ constexpr unsigned FULL_WARP = 0xFFFFFFFFu;
 __device__ __forceinline__ unsigned lane_id() { return threadIdx.x & 31u; }
 
 // Inclusive prefix sum of `x` over the lanes of a converged warp (all 32 lanes call it).
-__device__ __forceinline__ int warp_inclusive_sum(int x) {
+template <typename T>
+__device__ __forceinline__ T warp_inclusive_sum(T x) {
 #pragma unroll
   for (int d = 1; d < WARP; d *= 2) {
-    const int up = __shfl_up_sync(FULL_WARP, x, d);
+    const T up = __shfl_up_sync(FULL_WARP, x, d);
     if (lane_id() >= (unsigned)d) x += up;
   }
   return x;
+}
+
+// Inclusive prefix sum of `x` over the threads of a block (every thread calls it, the block
+// being whole warps); `total` gets the block's sum.
+template <typename T>
+__device__ __forceinline__ T block_inclusive_sum(T x, T& total) {
+  __shared__ T warp_totals[32];
+  x = warp_inclusive_sum(x);
+  const unsigned warp = threadIdx.x / WARP, warps = blockDim.x / WARP;
+  if (lane_id() == WARP - 1) warp_totals[warp] = x;
+  __syncthreads();
+  T before = 0;
+  total = 0;
+  for (unsigned w = 0; w < warps; ++w) {
+    if (w < warp) before += warp_totals[w];
+    total += warp_totals[w];
+  }
+  __syncthreads();  // the next call may overwrite warp_totals
+  return before + x;
+}
+
+// Calls a decoder's callback f(slot, v) and says whether the decode stops there: callbacks that
+// return bool stop it by returning true (early exit: bottom-up BFS stops at the first parent);
+// void ones never do.
+template <class T> struct ReturnsVoid { static constexpr bool value = false; };
+template <> struct ReturnsVoid<void> { static constexpr bool value = true; };
+template <class F>
+__device__ __forceinline__ bool emit(F& f, int64_t slot, int64_t v) {
+  if constexpr (ReturnsVoid<decltype(f(slot, v))>::value) {
+    f(slot, v);
+    return false;
+  } else {
+    return (bool)f(slot, v);
+  }
 }
 
 // The first lane whose `sorted` (non-decreasing over the lanes) is greater than this lane's `x`,
@@ -143,11 +178,8 @@ __device__ __forceinline__ T warp_sum(T x) {
   return x;
 }
 
-__device__ __forceinline__ unsigned lanemask_lt() {
-  unsigned mask;
-  asm("mov.u32 %0, %%lanemask_lt;" : "=r"(mask));
-  return mask;
-}
+// The lanes below this one (%lanemask_lt, written out so the CPU shim of tests/native runs it).
+__device__ __forceinline__ unsigned lanemask_lt() { return (1u << lane_id()) - 1u; }
 
 // Append `value` to `out`, one atomic per group of converged lanes that append together.
 // Safe in divergent code: only the calling lanes take part.

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .._args import check_number
 from . import CHECKED, get_kernel, grid_size, register, take_faults
 
 HERE = Path(__file__).parent
@@ -110,15 +111,34 @@ class TraversalConfig:
         increasing and in range decodes as a valid, different graph: only
         ``CompressedGraph.validate()`` compares everything.  Defaults to False, or to True
         when the environment sets ``CUGRAPH_COMPRESSED_CHECKED=1``.
+    bottom_up_alpha : float or None
+        Direction-optimizing BFS on undirected graphs (Beamer's switch): a top-down level turns
+        bottom-up when its frontier's edges exceed the unexplored edges divided by this
+        number, so larger values switch earlier.  None: BFS stays top-down.  Directed graphs
+        are always searched top-down.
+    bottom_up_beta : float
+        A bottom-up BFS level turns back top-down when its frontier is smaller than the
+        previous one and holds at most ``num_vertices / bottom_up_beta`` vertices; larger
+        values stay bottom-up longer.
     """
 
     warp_item_ranks: int | None = 1024
     sort_frontiers_from: int | None = None
     checked: bool = field(default_factory=_checked_default)
+    bottom_up_alpha: float | None = 15.0
+    bottom_up_beta: float = 18.0
 
     def __post_init__(self):
         if not isinstance(self.checked, (bool, np.bool_)):
             raise TypeError(f"TraversalConfig.checked={self.checked!r} must be a bool")
+        for name in ("bottom_up_alpha", "bottom_up_beta"):
+            value = getattr(self, name)
+            if value is None and name == "bottom_up_alpha":
+                continue
+            number = check_number(f"TraversalConfig.{name}", value)
+            if not 0 < number < math.inf:
+                raise ValueError(f"TraversalConfig.{name}={value!r} must be a finite number > 0"
+                                 + (" or None" if name == "bottom_up_alpha" else ""))
         for name in ("warp_item_ranks", "sort_frontiers_from"):
             value = getattr(self, name)
             if value is not None and (isinstance(value, bool)
@@ -167,7 +187,13 @@ def _fault_error(layout, what, fault):
 TRAVERSE = Module(HERE / "traverse.cu", {
     "count_items": ("count_items<{view}, {vertex}>", False, True),
     "decode_slots": ("decode_slots<{view}, {vertex}>", False, True),
+    "scan_reduce": ("scan_items_reduce<{view}, {vertex}>", False, True),
+    "scan_spine": ("scan_items_spine", False, False),
+    "scan_finish": ("scan_items_finish<{view}, {vertex}>", False, True),
 })
+#: Blocks of a device-sized item scan (traverse.cuh, scan_items_*): each owns 1/SCAN_BLOCKS of
+#: the vertex set.
+SCAN_BLOCKS = 512
 
 
 class Traversal:
@@ -252,6 +278,85 @@ class Traversal:
 
     def grid(self, n):
         return (grid_size(n, BLOCK),), (BLOCK,)
+
+
+class SizedPasses:
+    """Passes over the lists of a vertex set whose size stays in device memory: the item scan
+    and the item kernels read it there (``traverse.cuh``: scan_items_*,
+    for_each_list_item_tiles), so a driver enqueues pass after pass without reading a size on
+    the host, each launch on a fixed grid.
+
+    Holds an int64 scan of ``capacity`` entries (the largest vertex set) for the run.
+    An item kernel takes ``(view, vertices, size, gate, scan, total, item_size, *args)`` and
+    does nothing while ``gate[0]`` is not 0; so do the scan's steps but the first pass's
+    reduction, which always runs (it may also add the set's degrees to a counter).
+    """
+
+    def __init__(self, run: Traversal, capacity: int, thread_ranks: int = 1):
+        cp = run.cp
+        self.run = run
+        self.passes = run.passes(thread_ranks)
+        self.scan = cp.empty(max(int(capacity), 1), dtype=cp.int64)
+        self.sums = cp.empty(SCAN_BLOCKS + 1, dtype=cp.int64)  # block prefixes, then the total
+        self.total = self.sums[SCAN_BLOCKS:]
+        self.always = cp.zeros(1, dtype=cp.uint64)  # a gate that is always open
+        self.no_edges = cp.zeros(1, dtype=cp.uint64)  # where unwanted degree sums go
+        self.reduce, self.finish = (run.kernel(TRAVERSE, name)
+                                    for name in ("scan_reduce", "scan_finish"))
+        self.spine = TRAVERSE.kernel("scan_spine")
+        device = cp.cuda.Device()
+        # Enough resident blocks to fill every multiprocessor.
+        self.tiles = int(device.attributes["MultiProcessorCount"]) * max(1, 2048 // BLOCK)
+
+    def __call__(self, kernels, vertices, size, gate, *args, edges=None, after_first=None):
+        """Enqueue one pass over the lists of ``vertices[:size[0]]`` (``size``: a device
+        word) per launch of :meth:`Traversal.passes`, running ``kernels`` (per thread, per
+        warp) with ``*args`` unless ``gate[0]`` is not 0.  ``edges``: a device word that the
+        first pass's reduction adds the set's degrees to; ``after_first()`` is enqueued right
+        after that reduction (it may set the gate)."""
+        run = self.run
+        for index, (kernel, (item_size, degrees, per_warp)) in enumerate(zip(kernels,
+                                                                             self.passes)):
+            shape = (np.int64(item_size), np.int64(degrees[0]), np.int64(degrees[1]))
+            first = index == 0
+            self.reduce((SCAN_BLOCKS,), (BLOCK,), (
+                run.view, vertices, size, self.always if first else gate, *shape, self.sums,
+                edges if first and edges is not None else self.no_edges))
+            if first and after_first is not None:
+                after_first()
+            self.spine((1,), (BLOCK,), (gate, self.sums, np.int64(SCAN_BLOCKS)))
+            self.finish((SCAN_BLOCKS,), (BLOCK,), (run.view, vertices, size, gate, *shape,
+                                                   self.sums, self.scan))
+            kernel((self.tiles,), (BLOCK,), (run.view, vertices, size, gate, self.scan,
+                                             self.total, np.int64(item_size), *args))
+
+
+class LaggedCounts:
+    """Frontier sizes copied to pinned host memory after each level (BFS) or round (SSSP) and
+    read one level late: the host waits for level L's size only once level L + 1 is enqueued,
+    so the device always has a level queued while the host looks (it runs at most one level
+    past an empty frontier, whose kernels read the size 0 and return)."""
+
+    def __init__(self, cp):
+        import cupyx
+
+        self.cp = cp
+        self.host = cupyx.empty_pinned(2, dtype=np.uint64)
+        self.events = [cp.cuda.Event(block=False, disable_timing=True) for _ in range(2)]
+
+    def send(self, level: int, size) -> None:
+        """Copy device word ``size`` (level ``level``'s output) to the host without waiting."""
+        slot, runtime = level % 2, self.cp.cuda.runtime
+        stream = self.cp.cuda.get_current_stream()
+        runtime.memcpyAsync(self.host.ctypes.data + 8 * slot, size.data.ptr, 8,
+                            runtime.memcpyDeviceToHost, stream.ptr)
+        self.events[slot].record(stream)
+
+    def receive(self, level: int) -> int:
+        """The size sent by level ``level``, once it is on the host."""
+        slot = level % 2
+        self.events[slot].synchronize()
+        return int(self.host[slot])
 
 
 def layout_item_size(layout, ranks: int = 1, multiple_of: int = 1) -> int:

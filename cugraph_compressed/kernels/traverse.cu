@@ -27,5 +27,36 @@ decode_slots(const uint64_t* view, const D* vertices, const int64_t* scan, int64
       if (slot >= slot0 && slot < slot1) neighbours[slot - slot0] = v;
     };
     g.for_each(u, first, begin, end, CGC_EDGES(g, u, write));
-  });
+  }, blockIdx.x);
+}
+
+// The item scan of a device-sized pass (traverse.cuh: scan_items_*) over vertices[0, *size).
+// Each step does nothing while `*gate` is not 0: a driver enqueues passes that the device may
+// decide to skip (BFS: a bottom-up level has no top-down pass).
+template <class View, typename D>
+__global__ void __launch_bounds__(cgc::BLOCK)
+scan_items_reduce(const uint64_t* view, const D* vertices, const unsigned long long* size,
+                  const unsigned long long* gate, int64_t item_size, int64_t min_degree,
+                  int64_t max_degree, int64_t* sums, unsigned long long* edges) {
+  if (*gate) return;
+  const View g = View::load(view);
+  cgc::scan_items_reduce(g, vertices, (int64_t)*size, item_size, min_degree, max_degree, sums,
+                         edges);
+}
+
+__global__ void __launch_bounds__(cgc::BLOCK)
+scan_items_spine(const unsigned long long* gate, int64_t* sums, int64_t blocks) {
+  if (*gate) return;
+  cgc::scan_items_spine(sums, blocks);
+}
+
+template <class View, typename D>
+__global__ void __launch_bounds__(cgc::BLOCK)
+scan_items_finish(const uint64_t* view, const D* vertices, const unsigned long long* size,
+                  const unsigned long long* gate, int64_t item_size, int64_t min_degree,
+                  int64_t max_degree, const int64_t* sums, int64_t* scan) {
+  if (*gate) return;
+  const View g = View::load(view);
+  cgc::scan_items_finish(g, vertices, (int64_t)*size, item_size, min_degree, max_degree, sums,
+                         scan);
 }

@@ -58,11 +58,11 @@ __device__ __forceinline__ int64_t list_degree(const View& g, int64_t u) {
 // [0, E): what the algorithms index their arrays with.
 template <class View, class F>
 __device__ __forceinline__ auto checked_edges(const View& g, int64_t u, F& edge) {
-  return [&g, u, &edge](int64_t slot, int64_t v) {
+  return [&g, u, &edge](int64_t slot, int64_t v) -> bool {
     if ((uint64_t)v < (uint64_t)g.bounds.vertices && (uint64_t)slot < (uint64_t)g.bounds.edges)
-      edge(slot, v);
-    else
-      fault(FAULT_NEIGHBOUR, u);
+      return emit(edge, slot, v);  // an early-exit callback's answer goes back to the decoder
+    fault(FAULT_NEIGHBOUR, u);
+    return false;
   };
 }
 #define CGC_EDGES(g, u, edge) ::cgc::checked_edges(g, u, edge)
@@ -92,13 +92,15 @@ __device__ __forceinline__ void visit_item(const View& g, const D* vertices, int
   f(i, u, g.first_edge(u), begin, min(begin + item_size, list_degree(g, u)));
 }
 
+// The items of tile `tile` (blockIdx.x for one tile per block), one per thread.
 template <class View, typename D, class F>
 __device__ void for_each_item(const View& g, const D* vertices, int all, const int64_t* scan,
-                              int64_t n, int64_t total, int64_t item_size, F&& f) {
+                              int64_t n, int64_t total, int64_t item_size, F&& f,
+                              int64_t tile) {
   constexpr int TILE = BLOCK * ITEMS;
   __shared__ int64_t owners[3];        // vertex-set range [lo, hi) of this tile, scan[lo - 1]
   __shared__ int64_t tile_scan[TILE];  // scan[lo, hi) when it fits
-  const int64_t tile_begin = (int64_t)blockIdx.x * TILE;
+  const int64_t tile_begin = tile * TILE;
   const int64_t tile_end = min(tile_begin + (int64_t)TILE, total);
   if (threadIdx.x == 0) {
     owners[0] = upper_bound(scan, (int64_t)0, n, tile_begin);
@@ -131,9 +133,10 @@ __device__ void for_each_item(const View& g, const D* vertices, int all, const i
 // together; the search goes on from the previous owner, items being increasing.
 template <class View, typename D, class F>
 __device__ void for_each_warp_item(const View& g, const D* vertices, int all, const int64_t* scan,
-                                   int64_t n, int64_t total, int64_t item_size, F&& f) {
+                                   int64_t n, int64_t total, int64_t item_size, F&& f,
+                                   int64_t tile) {
   constexpr int TILE = WARPS * ITEMS;
-  const int64_t tile_begin = (int64_t)blockIdx.x * TILE;
+  const int64_t tile_begin = tile * TILE;
   const int64_t tile_end = min(tile_begin + (int64_t)TILE, total);
   int64_t i = 0;
   for (int64_t item = tile_begin + threadIdx.x / WARP; item < tile_end; item += WARPS) {
@@ -147,9 +150,9 @@ __device__ void for_each_warp_item(const View& g, const D* vertices, int all, co
 // rank of the item through View::warp_for_each or View::for_each, so f reads the same both ways
 // and only a collective after the decode (a warp's reduction) needs `if constexpr (PerWarp)`.
 template <bool PerWarp, class View, typename D, class F>
-__device__ __forceinline__ void for_each_list_item(const View& g, const D* vertices, int all,
-                                                   const int64_t* scan, int64_t n, int64_t total,
-                                                   int64_t item_size, F&& f) {
+__device__ __forceinline__ void list_item_tile(const View& g, const D* vertices, int all,
+                                               const int64_t* scan, int64_t n, int64_t total,
+                                               int64_t item_size, int64_t tile, F&& f) {
   auto visit = [&](int64_t, int64_t u, int64_t first, int64_t begin, int64_t end) {
     auto decode = [&](auto&& edge) {
       if constexpr (PerWarp) g.warp_for_each(u, first, begin, end, CGC_EDGES(g, u, edge));
@@ -157,8 +160,100 @@ __device__ __forceinline__ void for_each_list_item(const View& g, const D* verti
     };
     f(u, begin, end, decode);
   };
-  if constexpr (PerWarp) for_each_warp_item(g, vertices, all, scan, n, total, item_size, visit);
-  else for_each_item(g, vertices, all, scan, n, total, item_size, visit);
+  if constexpr (PerWarp) for_each_warp_item(g, vertices, all, scan, n, total, item_size, visit,
+                                            tile);
+  else for_each_item(g, vertices, all, scan, n, total, item_size, visit, tile);
+}
+
+template <bool PerWarp, class View, typename D, class F>
+__device__ __forceinline__ void for_each_list_item(const View& g, const D* vertices, int all,
+                                                   const int64_t* scan, int64_t n, int64_t total,
+                                                   int64_t item_size, F&& f) {
+  list_item_tile<PerWarp>(g, vertices, all, scan, n, total, item_size, blockIdx.x, f);
+}
+
+// Device-sized passes: the vertex-set size and the item total stay in device memory, so a
+// driver enqueues a pass over a frontier whose size the host has not read (BFS's levels).  The
+// grid is fixed: a block takes tiles blockIdx.x, blockIdx.x + gridDim.x, ... (the loop bound
+// is the same for every thread of a block, so the tile's barriers are all met).
+template <bool PerWarp, class View, typename D, class F>
+__device__ __forceinline__ void for_each_list_item_tiles(const View& g, const D* vertices,
+                                                         const int64_t* scan, int64_t n,
+                                                         int64_t total, int64_t item_size,
+                                                         F&& f) {
+  constexpr int TILE = PerWarp ? WARPS * ITEMS : BLOCK * ITEMS;
+  for (int64_t tile = blockIdx.x; tile * TILE < total; tile += gridDim.x) {
+    list_item_tile<PerWarp>(g, vertices, 0, scan, n, total, item_size, tile, f);
+    __syncthreads();  // the next tile rewrites the block's shared owner table
+  }
+}
+
+// The item scan of a device-sized pass, in three fixed-grid steps over vertices[0, n): block b
+// owns the chunk [b * c, (b + 1) * c) with c = ceil(n / gridDim.x).
+// 1. scan_items_reduce: each block sums its chunk's item counts into sums[b]; with `edges`,
+//    the degrees of every member (whatever the pass's degree range) are added there too (BFS's
+//    frontier edge count).
+// 2. scan_items_spine (one block): sums[0, blocks) become exclusive prefixes, sums[blocks] the
+//    total.
+// 3. scan_items_finish: each block writes the inclusive scan of its chunk from its prefix.
+template <class View, typename D>
+__device__ __forceinline__ int64_t items_of(const View& g, const D* vertices, int64_t i,
+                                            int64_t item_size, int64_t min_degree,
+                                            int64_t max_degree, int64_t& degree) {
+  degree = list_degree(g, (int64_t)vertices[i]);
+  return degree >= min_degree && degree < max_degree ? (degree + item_size - 1) / item_size : 0;
+}
+
+template <class View, typename D>
+__device__ void scan_items_reduce(const View& g, const D* vertices, int64_t n, int64_t item_size,
+                                  int64_t min_degree, int64_t max_degree, int64_t* sums,
+                                  unsigned long long* edges) {
+  const int64_t chunk = (n + gridDim.x - 1) / gridDim.x;
+  const int64_t lo = min(n, (int64_t)blockIdx.x * chunk), hi = min(n, lo + chunk);
+  int64_t items = 0, degrees = 0;
+  for (int64_t i = lo + threadIdx.x; i < hi; i += blockDim.x) {
+    int64_t degree;
+    items += items_of(g, vertices, i, item_size, min_degree, max_degree, degree);
+    degrees += degree;
+  }
+  int64_t block_items, block_degrees;
+  block_inclusive_sum(items, block_items);
+  block_inclusive_sum(degrees, block_degrees);
+  if (threadIdx.x == 0) {
+    sums[blockIdx.x] = block_items;
+    if (edges && block_degrees) atomicAdd(edges, (unsigned long long)block_degrees);
+  }
+}
+
+__device__ __forceinline__ void scan_items_spine(int64_t* sums, int64_t blocks) {
+  int64_t carry = 0;
+  for (int64_t base = 0; base < blocks; base += blockDim.x) {
+    const int64_t b = base + threadIdx.x;
+    const int64_t x = b < blocks ? sums[b] : 0;
+    int64_t step;
+    const int64_t inclusive = block_inclusive_sum(x, step);
+    if (b < blocks) sums[b] = carry + inclusive - x;
+    carry += step;
+  }
+  if (threadIdx.x == 0) sums[blocks] = carry;
+}
+
+template <class View, typename D>
+__device__ void scan_items_finish(const View& g, const D* vertices, int64_t n, int64_t item_size,
+                                  int64_t min_degree, int64_t max_degree, const int64_t* sums,
+                                  int64_t* scan) {
+  const int64_t chunk = (n + gridDim.x - 1) / gridDim.x;
+  const int64_t lo = min(n, (int64_t)blockIdx.x * chunk), hi = min(n, lo + chunk);
+  int64_t carry = sums[blockIdx.x];
+  for (int64_t base = lo; base < hi; base += blockDim.x) {
+    const int64_t i = base + threadIdx.x;
+    int64_t degree, step;
+    const int64_t x = i < hi ? items_of(g, vertices, i, item_size, min_degree, max_degree,
+                                        degree) : 0;
+    const int64_t inclusive = block_inclusive_sum(x, step);
+    if (i < hi) scan[i] = carry + inclusive;
+    carry += step;
+  }
 }
 
 }  // namespace cgc

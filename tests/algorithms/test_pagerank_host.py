@@ -145,3 +145,32 @@ def test_all_zero_out_weights_are_refused():
     sums = pd.DataFrame({"vertex": [0, 1, 2], "sums": [0.0, 0.0, 0.0]})
     with pytest.raises(ValueError, match="out-weight of 0"):
         pagerank(small_graph(), precomputed_vertex_out_weight=sums)
+
+
+def test_out_weights_are_computed_once_per_graph_structure(monkeypatch):
+    """The first call computes the out-weights and the graph keeps them: later calls reuse
+    them (the function that computes them is not called again) and agree with NetworkX; a
+    re-orientation (BFS on a graph stored transposed) changes the structure, so the next call
+    computes them afresh; out-weights given by a call are neither computed nor kept."""
+    import cugraph_compressed.algorithms.pagerank as module
+
+    calls = []
+    compute = module.out_weights_host
+
+    def counted(*args):
+        calls.append(1)
+        return compute(*args)
+
+    monkeypatch.setattr(module, "out_weights_host", counted)
+    df = random_edges(60, 400, seed=11, weighted=True)
+    G = build(df, "ef", weight="weight")
+    expected = nx.pagerank(nx_graph(df, True, True), tol=1e-10)
+    for _ in range(2):
+        assert l1(pagerank(G, tol=1e-10), expected) < 1e-5
+    assert len(calls) == 1
+    sums = pd.DataFrame({"vertex": np.arange(60), "sums": np.ones(60)})
+    pagerank(G, precomputed_vertex_out_weight=sums, max_iter=3, fail_on_nonconvergence=False)
+    assert len(calls) == 1
+    cgc.bfs(G, 0)  # re-encodes the in-lists as out-lists
+    assert l1(pagerank(G, tol=1e-10), expected) < 1e-5
+    assert len(calls) == 2

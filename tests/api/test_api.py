@@ -82,6 +82,22 @@ def test_traversal_config_rejects_bad_knobs(knob, bad):
         cgc.TraversalConfig(**{knob: bad})
 
 
+@pytest.mark.parametrize("bad, error", [(0, ValueError), (-2.5, ValueError),
+                                        (float("inf"), ValueError), (float("nan"), ValueError),
+                                        ("15", TypeError), (True, TypeError)])
+@pytest.mark.parametrize("knob", ["bottom_up_alpha", "bottom_up_beta"])
+def test_traversal_config_rejects_bad_bfs_switch(knob, bad, error):
+    with pytest.raises(error, match=knob):
+        cgc.TraversalConfig(**{knob: bad})
+
+
+def test_traversal_config_bfs_switch_values():
+    assert cgc.TraversalConfig(bottom_up_alpha=None).bottom_up_alpha is None
+    assert cgc.TraversalConfig(bottom_up_alpha=4, bottom_up_beta=0.5).bottom_up_beta == 0.5
+    with pytest.raises(TypeError, match="bottom_up_beta"):
+        cgc.TraversalConfig(bottom_up_beta=None)
+
+
 def test_graph_traversal_config_is_checked_and_kept():
     import pandas as pd
 

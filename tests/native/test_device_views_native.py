@@ -347,3 +347,84 @@ def test_checked_views_report_corrupted_buffers(checked_driver, fmt, params):
             assert kinds or np.array_equal(out, clean), (seed, mode)
             faulted += bool(kinds)
     assert faulted >= 2 * len(SEEDS), faulted
+
+
+EARLY, BFS = 6, 7  # the driver's early-exit and BFS modes
+
+
+def _slot_order(layout):
+    """Every list's neighbours in property-slot order (rank r of v at slot first_edge(v) + r)
+    and each list's first slot, from the host decoder."""
+    _, neighbours, slots = layout.to_coo()
+    by_slot = np.empty(layout.num_edges, dtype=np.int64)
+    by_slot[slots] = neighbours
+    degrees = np.asarray(layout.degrees(), dtype=np.int64)
+    return by_slot, np.r_[0, np.cumsum(degrees)[:-1]], degrees
+
+
+@pytest.mark.parametrize("graph", ["rmat", "runs"])
+@pytest.mark.parametrize("fmt, params", TRAVERSAL_CASES,
+                         ids=[f"{f}-{p}" for f, p in TRAVERSAL_CASES])
+def test_early_exit_stops_at_the_first_wanted_neighbour(plain_driver, fmt, params, graph):
+    """for_each with a callback that returns bool (bottom-up BFS's parent search) stops right
+    after the first neighbour the callback wants, in items that start mid-list (pointers,
+    segments, intervals), and hands out every rank of the item when none is wanted."""
+    layout = layout_of(fmt, params, graph, False)
+    by_slot, firsts, degrees = _slot_order(layout)
+    chunk = layout.device_chunk_size
+    vertices = np.arange(layout.num_vertices)
+    for item_size in sorted({chunk, 3 * chunk + 1, max(1, int(degrees.max()))}):
+        for modulus, residue in ((1, 0), (7, 3), (2**40, -1)):  # first rank, some, none
+            got = _call(plain_driver, layout, EARLY, item_size, modulus, residue, False,
+                        vertices)
+            want = []
+            for v in vertices:
+                for begin in range(0, degrees[v], item_size):
+                    end = min(begin + item_size, degrees[v])
+                    values = by_slot[firsts[v] + begin:firsts[v] + end]
+                    hits = np.flatnonzero(values % modulus == residue)
+                    want += ([firsts[v] + begin + hits[0], hits[0] + 1] if hits.size
+                             else [-1, end - begin])
+            assert np.array_equal(got, np.asarray(want, dtype=np.int64))
+
+
+#: The compressed layouts whose list decoders restart mid-list bottom-up from the first level,
+#: CSR with the default switch (the driver runs blocks as CPU threads: each case takes seconds).
+BFS_CASES = [("cgr", PARAMS["cgr"][1], "bottom-up"), ("ef", PARAMS["ef"][1], "bottom-up"),
+             ("csr", {}, "beamer")]
+BFS_GRAPH = rmat_edgelist(8, seed=3)
+
+
+@pytest.mark.parametrize("fmt, params, rule", BFS_CASES,
+                         ids=[f"{f}-{p}-{r}" for f, p, r in BFS_CASES])
+def test_bfs_kernels_match_scipy(plain_driver, fmt, params, rule):
+    """BFS's own kernels, driven level by level as bfs.py drives them (device-sized item scans
+    on grids of 3 blocks, tiles on 2, Beamer's switch on the device), give scipy's hop
+    distances from two sources on an undirected R-MAT graph (scale 8), and a predecessor one
+    level up along an edge for every reached vertex: with the default switch constants, and
+    bottom-up from the first level on (each unvisited vertex's parent search stops at the first
+    neighbour in the frontier)."""
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import shortest_path
+
+    layout = cgc.CompressedGraph(directed=False, format=fmt, **params).from_pandas_edgelist(
+        BFS_GRAPH, renumber=False)._layout
+    n = layout.num_vertices
+    owner, neighbours, _ = layout.to_coo()
+    sources = np.array([0, n // 2])
+    matrix = csr_matrix((np.ones(owner.size), (owner, neighbours)), shape=(n, n))
+    hops = shortest_path(matrix, unweighted=True, indices=sources).min(axis=0)
+    warp_items = layout_item_size(layout, 32, 32)
+    code = {"top-down": 0, "beamer": 1, "bottom-up": 2}[rule]
+    out = _call(plain_driver, layout, BFS, layout_item_size(layout), warp_items, warp_items, code,
+                np.r_[n, sources])
+    dist, pred, bottom_up_levels = out[:n], out[n:2 * n], out[-1]
+    reached = np.isfinite(hops)
+    assert np.array_equal(dist[reached], hops[reached].astype(np.int64))
+    assert (dist[~reached] == np.iinfo(np.int64).max).all() and (pred[~reached] == -1).all()
+    inner = reached & (dist > 0)
+    assert (pred[dist == 0] == -1).all()
+    assert np.array_equal(dist[pred[inner]], dist[inner] - 1)
+    edges = set(zip(owner.tolist(), neighbours.tolist()))
+    assert all((int(p), int(v)) in edges for p, v in zip(pred[inner], np.flatnonzero(inner)))
+    assert (bottom_up_levels == 0) if rule == "top-down" else (bottom_up_levels > 0)

@@ -14,6 +14,14 @@
 //   5  the window of property slots [`warp item size`, `warp degree`) decoded by
 //      kernels/traverse.cu's decode_slots over the lists of the vertex set, in items of `item
 //      size`: the kernel's own code, writing into an allocation of exactly the window;
+//   6  early exit: each vertex's list, item after item of `item size` ranks, by for_each with a
+//      callback that stops at the first neighbour x with x % `warp item size` == `warp degree`;
+//   7  BFS by algorithms/bfs.cu's kernels, driven as bfs.py drives them (the device-sized item
+//      scan of kernels/traverse.cu, bfs_decide, bfs_frontier_bits, bfs_expand through threads
+//      for lists of degree < `warp degree` in items of `item size` and through warps in items
+//      of `warp item size`, bfs_bottom_up), on small fixed grids; `all` picks the direction
+//      rule (0 top-down only, 1 the default Beamer constants, 2 bottom-up from the first level
+//      on) and the vertices are the vertex count, then the sources;
 //  -1  (stdin holds nothing else) the shim's warp collectives.
 //
 // stdin (little-endian int64 unless said): mode; view index; buffer count, then per buffer its
@@ -23,12 +31,15 @@
 // stdout (int64): chunk_size(); per vertex first_edge and degree; per property slot the
 // neighbour written there (-1 if none) and how many times it was written.  Modes 3 and 4: per
 // vertex its entry of the product (small integers, exact in float64 whatever the order).
-// Mode 5: per slot of the window the neighbour written there (-1 if none).
+// Mode 5: per slot of the window the neighbour written there (-1 if none).  Mode 6: per item,
+// the slot where the decode stopped (-1: it did not) and how many ranks it handed out.  Mode 7:
+// per vertex its distance, per vertex its predecessor, then the number of bottom-up levels.
 // Built with -DCGC_CHECKED (kernels/common.cuh), the views bound every read and record faults
 // instead: the degrees are the core's (list_degree), the decoders' neighbours pass the core's
 // range check (CGC_EDGES), and the output ends with the two words of cgc_fault.
 #include "cuda_host_shim.h"
 #include "kernels/traverse.cuh"
+#include "algorithms/bfs.cu"
 #include "algorithms/pagerank.cu"
 #include "kernels/traverse.cu"
 
@@ -143,6 +154,98 @@ static void decode_window(const uint64_t* args, const std::vector<long long>& ve
   put(window);
 }
 
+// Mode 6: for_each with a callback that returns true at the first wanted neighbour.
+template <class View>
+static void early_exit(const uint64_t* args, const std::vector<long long>& vertices,
+                       int64_t item_size, int64_t modulus, int64_t residue) {
+  const View g = View::load(args);
+  std::vector<int64_t> out;
+  for (long long v : vertices) {
+    const int64_t first = g.first_edge(v), degree = cgc::list_degree(g, v);
+    for (int64_t begin = 0; begin < degree; begin += item_size) {
+      int64_t stop = -1, calls = 0;
+      auto wanted = [&](int64_t slot, int64_t x) -> bool {
+        ++calls;
+        if (x % modulus != residue) return false;
+        stop = slot;
+        return true;
+      };
+      g.for_each(v, first, begin, std::min(begin + item_size, degree), CGC_EDGES(g, v, wanted));
+      out.push_back(stop);
+      out.push_back(calls);
+    }
+  }
+  put(out);
+}
+
+// Mode 7: BFS from `sources` over the n vertices, every launch on a small grid (any grid must
+// do) and, but for the tile loops (BLOCK threads), of small blocks (any whole warps must do),
+// each level's sizes read between launches as the device would.
+template <class View>
+static void bfs(const uint64_t* args, int64_t n, int64_t num_edges,
+                const std::vector<long long>& sources, int64_t item_size, int64_t warp_item_size,
+                int64_t warp_degree, int rule) {
+  using D = long long;
+  constexpr unsigned SCAN_BLOCKS = 3, TILES = 2;
+  const int64_t words = (n + 31) / 32;
+  std::vector<D> dist(n, INT64_MAX), pred(n, -1), queues[2] = {std::vector<D>(n + 1),
+                                                               std::vector<D>(n + 1)};
+  std::vector<uint32_t> visited(words + 1), seen(words + 1), bits(words + 1);
+  std::vector<int64_t> scan(n + 1), sums(SCAN_BLOCKS + 1);
+  unsigned long long sizes[2] = {0, 0}, state[4] = {0, 0, (unsigned long long)num_edges, 0};
+  unsigned long long always = 0, edges_unused = 0;
+  const double alpha = rule == 2 ? 1e30 : 15.0, beta = rule == 2 ? 1e30 : 18.0;
+  const int64_t count = (int64_t)sources.size();
+  shim_launch(1, cgc::BLOCK, [&] {
+    bfs_seed<D>(sources.data(), count, visited.data(), dist.data(), queues[0].data(), &sizes[0]);
+  });
+  int64_t bottom_up_levels = 0;
+  for (int64_t level = 0; sizes[level % 2]; ++level) {
+    const int cur = level % 2, nxt = 1 - cur;
+    sizes[nxt] = 0;
+    const D* frontier = queues[cur].data();
+    shim_launch(TILES, cgc::WARP, [&] {
+      bfs_frontier_bits(visited.data(), seen.data(), bits.data(), words);
+    });
+    const Items passes[2] = {{item_size, 0, warp_degree}, {warp_item_size, warp_degree, INT64_MAX}};
+    for (int p = 0; p < 2; ++p) {
+      const Items& it = passes[p];
+      shim_launch(SCAN_BLOCKS, 2 * cgc::WARP, [&] {
+        scan_items_reduce<View, D>(args, frontier, &sizes[cur], p ? state : &always, it.size,
+                                   it.min_degree, it.max_degree, sums.data(),
+                                   p ? &edges_unused : &state[FRONTIER_EDGES]);
+      });
+      if (p == 0) {
+        shim_launch(1, 1, [&] { bfs_decide(state, &sizes[cur], n, alpha, beta, rule != 0); });
+        bottom_up_levels += state[DIRECTION] == BOTTOM_UP;
+      }
+      shim_launch(1, 2 * cgc::WARP, [&] { scan_items_spine(state, sums.data(), SCAN_BLOCKS); });
+      shim_launch(SCAN_BLOCKS, 2 * cgc::WARP, [&] {
+        scan_items_finish<View, D>(args, frontier, &sizes[cur], state, it.size, it.min_degree,
+                                   it.max_degree, sums.data(), scan.data());
+      });
+      shim_launch(TILES, cgc::BLOCK, [&] {
+        if (p) bfs_expand<View, D, true>(args, frontier, &sizes[cur], state, scan.data(),
+                                         &sums[SCAN_BLOCKS], it.size, visited.data(),
+                                         dist.data(), pred.data(), queues[nxt].data(),
+                                         &sizes[nxt], (D)(level + 1));
+        else bfs_expand<View, D, false>(args, frontier, &sizes[cur], state, scan.data(),
+                                        &sums[SCAN_BLOCKS], it.size, visited.data(),
+                                        dist.data(), pred.data(), queues[nxt].data(),
+                                        &sizes[nxt], (D)(level + 1));
+      });
+    }
+    shim_launch(TILES, 2 * cgc::WARP, [&] {
+      bfs_bottom_up<View, D>(args, n, state, bits.data(), visited.data(), dist.data(),
+                             pred.data(), queues[nxt].data(), &sizes[nxt], (D)(level + 1));
+    });
+  }
+  std::vector<int64_t> out(dist.begin(), dist.end());
+  out.insert(out.end(), pred.begin(), pred.end());
+  out.push_back(bottom_up_levels);
+  put(out);
+}
+
 template <class View>
 static void run(int64_t mode, const uint64_t* args, int64_t num_edges, int64_t item_size,
                 int64_t warp_item_size, int64_t warp_degree, int all,
@@ -241,6 +344,17 @@ int main() {
     if (mode == 3 || mode == 4) {
       pagerank_product(args.data(), num_edges, mode == 3, tag, item_size, warp_item_size,
                        warp_degree, (int64_t)vertices.size());
+      return;
+    }
+    using View = std::remove_pointer_t<decltype(tag)>;
+    if (mode == 6) {
+      early_exit<View>(args.data(), vertices, item_size, warp_item_size, warp_degree);
+      return;
+    }
+    if (mode == 7) {
+      bfs<View>(args.data(), vertices.at(0), num_edges,
+                std::vector<long long>(vertices.begin() + 1, vertices.end()), item_size,
+                warp_item_size, warp_degree, all);
       return;
     }
     if (mode == 5) {
