@@ -90,7 +90,7 @@ MODULE = Module(Path(__file__).with_name("sssp.cu"), {
     "relax": ("sssp_relax<{view}, {vertex}, {weight}, false>", True, True),
     "relax_warps": ("sssp_relax<{view}, {vertex}, {weight}, true>", True, True),
     "relax_packed": ("sssp_relax_packed<{view}, false>", False, True),
-    "relax_packed_warps": ("sssp_relax_packed<{view}, true>", False, True),
+    "relax_warps_packed": ("sssp_relax_packed<{view}, true>", False, True),
     "promote": ("sssp_promote<{vertex}, {weight}>", True, False),
     "promote_packed": ("sssp_promote_packed", False, False),
     "unqueue": ("sssp_unqueue<{vertex}>", False, False),
