@@ -15,7 +15,8 @@ Each load row carries its wall time, the bytes the process read (``/proc/self/io
 bytes returned by read calls; ``read_bytes``, bytes fetched from storage), the RMM peak during
 the call beside the loaded graph's bytes, and the time ``Layout.validate()`` takes alone on the
 loaded graph (part of every load).  The loaded graph's buffers are compared with the saved
-graph's bit for bit, and one BFS on each must give the same distances; a mismatch exits 1.
+graph's bit for bit, and one BFS on each graph loaded on the backend it was saved from must
+give the saved graph's distances; a mismatch exits 1.
 With ``--backend host`` the graph is built and loaded on the host (no ``load_host`` row), and
 peaks are ``tracemalloc``'s.
 
@@ -184,9 +185,11 @@ def main(argv=None):
             H, seconds, peak, io = measured(lambda: CompressedGraph.load(path, backend=backend),
                                             device)
             same = same_bits(saved_bits, buffers(H))
-            got = distances(bfs(H, start=source))
-            same_bfs = got.shape == expected.shape and bool((got == expected).all())
-            ok = ok and same and same_bfs
+            same_bfs = None  # a host graph's bits are checked; its BFS would take minutes
+            if H.backend == G.backend:
+                got = distances(bfs(H, start=source))
+                same_bfs = got.shape == expected.shape and bool((got == expected).all())
+            ok = ok and same and same_bfs is not False
             report({**base, "step": step, "backend": H.backend, "seconds": seconds,
                     "peak_bytes": peak, "graph_bytes": H.nbytes, "file_bytes": file_bytes,
                     **io, "read_GB_per_s": file_bytes / seconds / 1e9,
