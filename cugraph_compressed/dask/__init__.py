@@ -1,0 +1,27 @@
+"""Multi-worker compressed graphs on a Dask cluster, mirroring ``cugraph.dask``.
+
+``CompressedGraph(...).from_dask_cudf_edgelist(ddf)`` (cuDF partitions) or
+``from_dask_dataframe(ddf)`` (pandas partitions) partitions a graph across the workers of the
+default ``distributed`` client: each worker holds the compressed lists of one range of vertices
+(``placement="device"``: on its GPU; ``"host"``: in its host memory).  ``bfs``, ``sssp``,
+``pagerank`` and ``weakly_connected_components`` run over the ranges in synchronous rounds and
+return Dask DataFrames with cuGraph MG's columns, equal to the single graph's results.
+
+Parts:
+
+* ``graph.py``: the graph and its build (ids, ranges, shuffle, per-worker builds);
+* ``renumber.py``: the global id map, computed by Dask;
+* ``partition.py``: the range cuts and what one worker holds (``Partition``);
+* ``exchange.py``: the workers, and the rounds and messages of the algorithms;
+* ``bfs.py``, ``sssp.py``, ``pagerank.py``, ``components.py``: one driver per algorithm.
+
+Importing this package imports neither Dask nor CuPy, cuDF or RMM; building a graph needs
+``dask[dataframe]`` and ``distributed``.
+"""
+from .bfs import bfs
+from .components import weakly_connected_components
+from .graph import CompressedGraph
+from .pagerank import pagerank
+from .sssp import sssp
+
+__all__ = ["CompressedGraph", "bfs", "pagerank", "sssp", "weakly_connected_components"]
