@@ -80,11 +80,11 @@ class Workers:
         reports and the next inboxes (rank ``j``'s: ``outbox[j]`` of every rank)."""
         fresh = [self.submit(r, step, self.partitions[r], states[r], args, *inboxes[r])
                  for r in range(self.size)]
-        reports = self.client.gather([self.submit(r, _report, fresh[r])
-                                      for r in range(self.size)])
+        reports = [self.submit(r, _report, fresh[r]) for r in range(self.size)]
+        # Submitted before the wait for the reports: the messages are ready by the next round.
         inboxes = [[self.submit(i, _outbox, fresh[i], j) for i in range(self.size)]
                    for j in range(self.size)]
-        return fresh, reports, inboxes
+        return fresh, self.client.gather(reports), inboxes
 
     def user_ids(self, states, key: str, renumbered: bool):
         """Two rounds turning ``state.data[key]`` (global internal ids) into user ids: each

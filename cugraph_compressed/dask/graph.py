@@ -248,6 +248,9 @@ class CompressedGraph:
         hist = dask.delayed(_summed)([dask.delayed(owner_histogram)(p, self._directed, n, width)
                                       for p in parts])
         (histogram,) = dask.compute(hist)
+        if width == 1:  # the histogram counts every vertex already
+            return cut_ranges(histogram, n, 1, k, {b: histogram[b:b + 1]
+                                                   for b in cut_buckets(histogram, k)})
         fine = {}
         for bucket in cut_buckets(histogram, k):
             lo, hi = bucket * width, min(n, (bucket + 1) * width)
