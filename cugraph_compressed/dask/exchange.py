@@ -35,6 +35,15 @@ def _report(state: State):
     return state.report
 
 
+def _step(step, partition, state, args, *inbox):
+    """``step`` with the full inbox, in rank order: the messages of the other ranks and the
+    one this rank's last state addressed to itself."""
+    if state is not None and state.outbox:
+        inbox = list(inbox)
+        inbox.insert(partition.rank, state.outbox[partition.rank])
+    return step(partition, state, args, *inbox)
+
+
 def _call(function, partition, *args):
     return function(partition, *args)
 
@@ -78,11 +87,12 @@ class Workers:
         ``states``: each rank's :class:`State` future (or None); ``inboxes``: per rank, the
         messages for it (futures or values).  Returns the new state futures, the gathered
         reports and the next inboxes (rank ``j``'s: ``outbox[j]`` of every rank)."""
-        fresh = [self.submit(r, step, self.partitions[r], states[r], args, *inboxes[r])
+        fresh = [self.submit(r, _step, step, self.partitions[r], states[r], args, *inboxes[r])
                  for r in range(self.size)]
         reports = [self.submit(r, _report, fresh[r]) for r in range(self.size)]
         # Submitted before the wait for the reports: the messages are ready by the next round.
-        inboxes = [[self.submit(i, _outbox, fresh[i], j) for i in range(self.size)]
+        # A rank's message to itself stays in its state (``_step`` takes it from there).
+        inboxes = [[self.submit(i, _outbox, fresh[i], j) for i in range(self.size) if i != j]
                    for j in range(self.size)]
         return fresh, self.client.gather(reports), inboxes
 
@@ -93,8 +103,15 @@ class Workers:
         :func:`to_user`; nothing to exchange when the graph is not renumbered."""
         if not renumbered:
             return states, [[] for _ in range(self.size)]
-        states, _, inboxes = self.round(_ask, states, [[] for _ in range(self.size)], key)
-        _, _, answers = self.round(_answer, [None] * self.size, inboxes)
+        # The ranks' last states hold no outbox, so an _ask round takes no messages.
+        states, _, inboxes = self.round(_ask, [self.submit(r, _quiet, s) for r, s in
+                                               enumerate(states)],
+                                        [[] for _ in range(self.size)], key)
+        _, _, answers = self.round(_answer, states, inboxes)
+        own = [self.submit(r, _own_answer, self.partitions[r], states[r])
+               for r in range(self.size)]
+        for r in range(self.size):
+            answers[r].insert(r, own[r])
         return states, answers
 
     def gather(self, futures):
@@ -142,9 +159,18 @@ def _ask(partition, state, args):
     return State(data={**state.data, "asked": asked}, outbox=partition.route(asked))
 
 
+def _quiet(state: State) -> State:
+    return State(data=state.data)
+
+
 def _answer(partition, state, args, *inbox):
     """The user ids of the vertices each rank asked for, one message back to each."""
     return State(data={}, outbox=[partition.user_ids(message[0]) for message in inbox])
+
+
+def _own_answer(partition, state):
+    """The user ids of the vertices this rank asked itself for."""
+    return partition.user_ids(state.outbox[partition.rank][0])
 
 
 def to_user(partition, state, key, answers):
@@ -160,6 +186,8 @@ def to_user(partition, state, key, answers):
     lib = _backend.frame_library(partition.backend)
     asked = state.data["asked"]
     known = lib.concat(list(answers), ignore_index=True)
+    if not len(known):  # nothing to translate: every entry is -1, gathered from any id
+        known = partition.ids.renumber_map.iloc[:1]
     local = xp.where(values >= 0, xp.searchsorted(asked, values), -1)
     return VertexIds(partition.backend, len(known), partition.vertex_dtype, known).to_user(
         local.astype(partition.vertex_dtype))

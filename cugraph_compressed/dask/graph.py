@@ -26,7 +26,13 @@ import numpy as np
 from .. import _backend
 from .._args import check_bool
 from .._backend import DEVICE, HOST
-from .._edgelist import INT32_MAX, check_id_series, check_property_series, edge_columns
+from .._edgelist import (
+    INT32_MAX,
+    check_id_series,
+    check_property_series,
+    edge_columns,
+    weight_dtype,
+)
 from ..graph import CompressedGraph as _SingleGraph
 from . import renumber as _renumber
 from .exchange import Workers
@@ -218,6 +224,7 @@ class CompressedGraph:
         spec = {"directed": self._directed, "format": self._format,
                 "layout_params": self._layout_params, "placement": self.placement,
                 "weighted": weighted, "num_vertices": n, "renumbered": renumber,
+                "weight_dtype": weight_dtype(meta[props["weight"]].dtype) if weighted else None,
                 "vertex_dtype": _vertex_dtype(id_dtypes, meta, source, destination, props, n)}
         partitions = []
         for r in range(k):
@@ -236,7 +243,7 @@ class CompressedGraph:
         self._workers = workers_
         self._facts = {"num_vertices": n, "cuts": cuts, "renumbered": renumber,
                        "weighted": weighted, "vertex_dtype": spec["vertex_dtype"],
-                       "weight_dtype": facts[0]["weight_dtype"], "per_rank": facts}
+                       "weight_dtype": spec["weight_dtype"], "per_rank": facts}
         return self
 
     def _cut(self, client, frame, n, k):
@@ -340,12 +347,10 @@ class CompressedGraph:
 
 
 def _facts(partition) -> dict:
-    weights = partition.adjacency.weights
     return {"worker": _worker_address(), "vertices": partition.size,
             "stored_edges": partition.graph.number_of_edges(),
             "self_loops": partition.self_loops, "format": partition.graph.format,
-            "nbytes": partition.nbytes,
-            "weight_dtype": None if weights is None else np.dtype(weights.dtype)}
+            "nbytes": partition.nbytes}
 
 
 def _worker_address() -> str:
@@ -385,6 +390,8 @@ def _vertex_dtype(id_dtypes, meta, source, destination, props, n) -> np.dtype:
     else:
         read = [source, destination, *props.values()]
         wide = any(_backend.numpy_dtype(meta[c]) == np.int64 for c in read)
+    if n == 0:  # no edge at all: the single graph reads no dtype and defaults to int32
+        return np.dtype(np.int32)
     return np.dtype(np.int64 if wide or n > INT32_MAX else np.int32)
 
 

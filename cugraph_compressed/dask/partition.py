@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _backend
-from .._edgelist import INT32_MAX, merge_directions, sort_and_dedup, weight_dtype
+from .._edgelist import INT32_MAX, merge_directions, sort_and_dedup
 from .._ids import VertexIds
 from ..graph import CompressedGraph
 from ..graph_view import OUT
@@ -216,6 +216,7 @@ def build_partition(rank, cuts, frame, spec: dict, user_ids=None) -> Partition:
     range; ``frame`` None when none came) on the worker that will hold it.
 
     ``spec``: ``directed``, ``format``, ``layout_params``, ``placement``, ``weighted``,
+    ``weight_dtype`` (the single graph's: :func:`~.._edgelist.weight_dtype` of the column),
     ``num_vertices``, ``vertex_dtype``, ``renumbered``.  Parallel edges keep the smallest
     weight and an undirected edge given both ways gets the mean weight, through the same
     helpers as the single graph's build, so both hold the same lists and weights.
@@ -231,14 +232,13 @@ def build_partition(rank, cuts, frame, spec: dict, user_ids=None) -> Partition:
         import pandas as pd
 
         lib = lib or pd
-        frame = lib.DataFrame({c: np.zeros(0, dtype=np.float32 if c == WEIGHT else dtype)
-                               for c in columns})
+        frame = lib.DataFrame({c: np.zeros(0, dtype=spec["weight_dtype"] if c == WEIGHT
+                                           else dtype) for c in columns})
     xp = array_module_of(frame)
     src, dst = values(frame[SRC], xp).astype(dtype), values(frame[DST], xp).astype(dtype)
     props = {}
     if weighted:
-        w = values(frame[WEIGHT], xp)
-        props[WEIGHT] = w.astype(weight_dtype(w.dtype))
+        props[WEIGHT] = values(frame[WEIGHT], xp).astype(spec["weight_dtype"])
     if not spec["directed"]:
         backward = values(frame[BACKWARD], xp).astype(bool) if BACKWARD in frame.columns \
             else xp.zeros(src.size, dtype=bool)

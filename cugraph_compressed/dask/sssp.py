@@ -64,8 +64,8 @@ def _round(partition, state, args, *inbox):
     return State(data=data, outbox=outbox, report=sent)
 
 
-def _result(partition, state, *answers):
-    dist = state.data["dist"].astype(partition.adjacency.weights.dtype)
+def _result(partition, state, dtype, *answers):
+    dist = state.data["dist"].astype(dtype)
     dist[dist == np.inf] = np.finfo(dist.dtype).max  # cuGraph's "unreachable"
     return partition.vertex_frame({"distance": dist,
                                    "predecessor": to_user(partition, state, "pred", answers)})
@@ -124,6 +124,7 @@ def sssp(input_graph, source, cutoff=None, check_source=True):
     while sum(sent):
         states, sent, inboxes = workers.round(_round, states, inboxes, limit)
     states, answers = workers.user_ids(states, "pred", G.renumbered)
-    parts = [workers.submit(r, _result, workers.partitions[r], states[r], *answers[r])
+    parts = [workers.submit(r, _result, workers.partitions[r], states[r], G.weight_dtype,
+                            *answers[r])
              for r in range(workers.size)]
     return result_frame(workers, parts)
