@@ -16,6 +16,8 @@ from ..algorithms.bfs import vertex_sentinel
 from .exchange import State, merged, smallest_per_vertex, to_user
 from .graph import check_graph, result_frame, seed, to_internal
 
+MESSAGE_DTYPES = (np.int64, np.int64)  # vertex, proposing predecessor
+
 
 def _level(partition, state, args, *inbox):
     level, depth_limit = args
@@ -26,7 +28,7 @@ def _level(partition, state, args, *inbox):
     else:
         data = state.data
     dist, pred = data["dist"], data["pred"]
-    vertices, proposers = merged(xp, inbox, 2, (np.int64, np.int64))
+    vertices, proposers = merged(xp, inbox, MESSAGE_DTYPES)
     local = vertices - partition.v0
     fresh = dist[local] == vertex_sentinel(dtype)
     local, proposers = local[fresh], proposers[fresh]
@@ -94,11 +96,13 @@ def bfs(input_graph, start, depth_limit=None, return_distances=True, check_start
     starts = np.unique(to_internal(G, start, "start"))
     workers = G.workers
     seeds = seed(G, starts, np.full(starts.size, -1, dtype=np.int64))
-    states, sent, inboxes = workers.round(_level, [None] * workers.size, seeds, 0, depth_limit)
+    states, sent, inboxes = workers.round(_level, [None] * workers.size, seeds, 0, depth_limit,
+                                          dtypes=MESSAGE_DTYPES)
     level = 0
     while sum(sent):
         level += 1
-        states, sent, inboxes = workers.round(_level, states, inboxes, level, depth_limit)
+        states, sent, inboxes = workers.round(_level, states, inboxes, level, depth_limit,
+                                              dtypes=MESSAGE_DTYPES)
     states, answers = workers.user_ids(states, "pred", G.renumbered)
     parts = [workers.submit(r, _result, workers.partitions[r], states[r], *answers[r])
              for r in range(workers.size)]

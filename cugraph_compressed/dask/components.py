@@ -14,6 +14,8 @@ import numpy as np
 from .exchange import State, merged, smallest_per_vertex
 from .graph import check_graph, result_frame
 
+MESSAGE_DTYPES = (np.int64, np.int64)  # vertex, proposed label
+
 
 def _round(partition, state, args, *inbox):
     xp = partition.xp
@@ -22,7 +24,7 @@ def _round(partition, state, args, *inbox):
         changed = xp.arange(partition.size, dtype=np.int64)
     else:
         labels = state.data["labels"]
-        vertices, proposed = merged(xp, inbox, 2, (np.int64, np.int64))
+        vertices, proposed = merged(xp, inbox, MESSAGE_DTYPES)
         local = vertices - partition.v0
         pick = smallest_per_vertex(xp, local, proposed)
         local, proposed = local[pick], proposed[pick]
@@ -71,9 +73,10 @@ def weakly_connected_components(input_graph):
                          "computed on an undirected CompressedGraph(directed=False)")
     workers = G.workers
     empty = [[] for _ in range(workers.size)]
-    states, sent, inboxes = workers.round(_round, [None] * workers.size, empty)
+    states, sent, inboxes = workers.round(_round, [None] * workers.size, empty,
+                                          dtypes=MESSAGE_DTYPES)
     while sum(sent):
-        states, sent, inboxes = workers.round(_round, states, inboxes)
+        states, sent, inboxes = workers.round(_round, states, inboxes, dtypes=MESSAGE_DTYPES)
     parts = [workers.submit(r, _result, workers.partitions[r], states[r])
              for r in range(workers.size)]
     return result_frame(workers, parts)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import _backend
+from .partition import stable_argsort
 
 
 @dataclass
@@ -25,6 +26,7 @@ class State:
     data: dict
     outbox: list = field(default_factory=list)
     report: object = None
+    received: list | None = None  # the inbox of the next step, when NCCL delivered it
 
 
 def _outbox(state: State, rank: int):
@@ -41,11 +43,27 @@ def _step(step, partition, state, args, *inbox):
     if state is not None and state.outbox:
         inbox = list(inbox)
         inbox.insert(partition.rank, state.outbox[partition.rank])
-    return step(partition, state, args, *inbox)
+    with _backend.allocations(partition.backend):  # device arrays from RMM, as the single graph
+        return step(partition, state, args, *inbox)
+
+
+def _nccl_step(step, partition, state, args, token, dtypes, *inbox):
+    """``step``, then the all-to-all of its outbox through NCCL: the messages received are
+    kept in the new state for the next step (:mod:`.nccl`)."""
+    from . import nccl
+
+    if state is not None and state.received is not None:
+        inbox = state.received
+    with _backend.allocations(partition.backend):
+        fresh = step(partition, state, args, *inbox)
+        received = nccl.all_to_all(token, partition.rank, partition.parts, fresh.outbox,
+                                   dtypes)
+    return State(data=fresh.data, report=fresh.report, received=received)
 
 
 def _call(function, partition, *args):
-    return function(partition, *args)
+    with _backend.allocations(partition.backend):
+        return function(partition, *args)
 
 
 class Workers:
@@ -64,6 +82,12 @@ class Workers:
         self.client = client
         self.addresses = list(addresses)
         self.partitions = list(partitions)
+        self.nccl = None  # an NCCL session (.nccl.Session) between GPU workers, once opened
+
+    @property
+    def exchange(self) -> str:
+        """How the rounds' messages travel: ``"nccl"`` or ``"dask"``."""
+        return "dask" if self.nccl is None else "nccl"
 
     @property
     def size(self) -> int:
@@ -81,12 +105,21 @@ class Workers:
                             *(per_rank[r] if per_rank is not None else ()))
                 for r in range(self.size)]
 
-    def round(self, step, states, inboxes, *args):
+    def round(self, step, states, inboxes, *args, dtypes=None):
         """One synchronous round: ``step(partition, state, args, *inbox)`` on every rank.
 
         ``states``: each rank's :class:`State` future (or None); ``inboxes``: per rank, the
         messages for it (futures or values).  Returns the new state futures, the gathered
-        reports and the next inboxes (rank ``j``'s: ``outbox[j]`` of every rank)."""
+        reports and the next inboxes (rank ``j``'s: ``outbox[j]`` of every rank).  Messages
+        whose columns have the ``dtypes`` given go through NCCL when a session is open (the
+        next inboxes are then empty: the states hold them)."""
+        if self.nccl is not None and dtypes is not None:
+            fresh = [self.submit(r, _nccl_step, step, self.partitions[r], states[r], args,
+                                 self.nccl.token, tuple(dtypes), *inboxes[r])
+                     for r in range(self.size)]
+            reports = self.client.gather([self.submit(r, _report, fresh[r])
+                                          for r in range(self.size)])
+            return fresh, reports, [[] for _ in range(self.size)]
         fresh = [self.submit(r, _step, step, self.partitions[r], states[r], args, *inboxes[r])
                  for r in range(self.size)]
         reports = [self.submit(r, _report, fresh[r]) for r in range(self.size)]
@@ -125,14 +158,14 @@ class Workers:
 
 
 # -- message helpers, run on the workers ---------------------------------------------------------
-def merged(xp, inbox, columns: int, dtypes):
-    """The messages of ``inbox`` (tuples of ``columns`` arrays) concatenated column by column;
-    empty arrays of ``dtypes`` when no message holds anything."""
+def merged(xp, inbox, dtypes):
+    """The messages of ``inbox`` (tuples of one array per entry of ``dtypes``) concatenated
+    column by column, in those dtypes."""
     parts = [m for m in inbox if m is not None and int(m[0].size)]
     if not parts:
         return tuple(xp.zeros(0, dtype=d) for d in dtypes)
-    return tuple(xp.concatenate([m[c] for m in parts]).astype(dtypes[c], copy=False)
-                 for c in range(columns))
+    return tuple(xp.concatenate([m[c] for m in parts]).astype(d, copy=False)
+                 for c, d in enumerate(dtypes))
 
 
 def smallest_per_vertex(xp, vertices, *keys):
@@ -141,7 +174,9 @@ def smallest_per_vertex(xp, vertices, *keys):
     whatever order they arrive in."""
     if not int(vertices.size):
         return xp.zeros(0, dtype=np.int64)
-    order = xp.lexsort(tuple(reversed((vertices, *keys))))
+    order = xp.arange(vertices.size, dtype=np.int64)
+    for key in reversed((vertices, *keys)):  # stable sorts, least significant key first
+        order = order[stable_argsort(xp, key[order])]
     sorted_vertices = vertices[order]
     first = xp.ones(sorted_vertices.size, dtype=bool)
     first[1:] = sorted_vertices[1:] != sorted_vertices[:-1]

@@ -34,6 +34,7 @@ from .._edgelist import (
     weight_dtype,
 )
 from ..graph import CompressedGraph as _SingleGraph
+from . import nccl as _nccl
 from . import renumber as _renumber
 from .exchange import Workers
 from .partition import (
@@ -66,7 +67,9 @@ class CompressedGraph:
         own lists).
     placement : {"device", "host"}
         Where each worker keeps its lists: its GPU (CuPy and cuDF, as ``cugraph.dask``) or its
-        host memory (NumPy and pandas, the host backend).
+        host memory (NumPy and pandas, the host backend).  GPU workers exchange the
+        algorithms' messages through NCCL where every worker can (:attr:`exchange`), else
+        through Dask.
     **layout_params
         The layout's own parameters, as for :class:`cugraph_compressed.CompressedGraph`.
 
@@ -239,6 +242,9 @@ class CompressedGraph:
                                             pure=False))
         workers_ = Workers(client, addresses, partitions)
         facts = workers_.gather(workers_.each(_facts))  # waits for every build
+        if (self.placement == DEVICE and k > 1
+                and all(workers_.gather(workers_.each(_nccl_available)))):
+            workers_.nccl = _nccl.Session(workers_)  # GPU to GPU, not through Dask
         del owned, frame, keyed, id_parts
         self._workers = workers_
         self._facts = {"num_vertices": n, "cuts": cuts, "renumbered": renumber,
@@ -277,6 +283,12 @@ class CompressedGraph:
     def workers(self) -> Workers:
         """The workers holding the ranges (:class:`~.exchange.Workers`)."""
         return self._require_built()
+
+    @property
+    def exchange(self) -> str:
+        """How the algorithms' messages travel between workers: ``"nccl"`` (GPU workers whose
+        processes all have CuPy with NCCL) or ``"dask"`` (Dask's own communication)."""
+        return self._require_built().exchange
 
     @property
     def vertex_ranges(self) -> list:
@@ -351,6 +363,10 @@ def _facts(partition) -> dict:
             "stored_edges": partition.graph.number_of_edges(),
             "self_loops": partition.self_loops, "format": partition.graph.format,
             "nbytes": partition.nbytes}
+
+
+def _nccl_available(partition) -> bool:
+    return _nccl.available()
 
 
 def _worker_address() -> str:

@@ -20,6 +20,8 @@ from ..algorithms.pagerank import TRANSPOSED_WARNING, _failed_to_converge_error,
 from .exchange import State, merged
 from .graph import check_graph, result_frame
 
+MESSAGE_DTYPES = (np.int64, np.float64)  # target vertex, summed shares
+
 
 def _start(partition, state, args):
     """Decode the lists once: per edge its owner and weight, and the distinct targets grouped
@@ -54,7 +56,7 @@ def _iterate(partition, state, args, *inbox):
     alpha, spread, n = args
     xp = partition.xp
     data = state.data
-    vertices, sums = merged(xp, inbox, 2, (np.int64, np.float64))
+    vertices, sums = merged(xp, inbox, MESSAGE_DTYPES)
     fresh = alpha * xp.bincount(vertices - partition.v0, weights=sums,
                                 minlength=partition.size)
     fresh += spread / n
@@ -126,11 +128,13 @@ def pagerank(input_graph, alpha=0.85, personalization=None, precomputed_vertex_o
     converged = True
     if n:
         empty = [[] for _ in range(workers.size)]
-        states, reports, inboxes = workers.round(_start, [None] * workers.size, empty, n)
+        states, reports, inboxes = workers.round(_start, [None] * workers.size, empty, n,
+                                                 dtypes=MESSAGE_DTYPES)
         iterations = 0
         while True:
             spread = alpha * sum(mass for _, mass in reports) + (1.0 - alpha)
-            states, reports, inboxes = workers.round(_iterate, states, inboxes, alpha, spread, n)
+            states, reports, inboxes = workers.round(_iterate, states, inboxes, alpha, spread,
+                                                     n, dtypes=MESSAGE_DTYPES)
             iterations += 1
             if sum(change for change, _ in reports) < tol or iterations >= max_iter:
                 break

@@ -43,6 +43,12 @@ def values(series, xp):
     return xp.asarray(series.to_numpy() if xp is np else series.values)
 
 
+def stable_argsort(xp, values):
+    """A stable argsort in NumPy or CuPy (whose sorts are stable radix sorts, and which takes
+    no ``kind``)."""
+    return xp.argsort(values, kind="stable") if xp is np else xp.argsort(values)
+
+
 # -- vertex ranges balanced by edges ------------------------------------------------------------
 def owner_histogram(frame, directed: bool, num_vertices: int, width: int, lo: int = 0,
                     hi: int | None = None):
@@ -185,7 +191,7 @@ class Partition:
         """``columns`` (arrays aligned with ``vertices``, global ids) split by the vertices'
         owners: a list of ``parts`` tuples ``(vertices, *columns)``."""
         xp = self.xp
-        order = xp.argsort(vertices, kind="stable")
+        order = stable_argsort(xp, vertices)
         vertices = vertices[order]
         columns = [c[order] for c in columns]
         bounds = _backend.to_host(xp.searchsorted(vertices, xp.asarray(self.cuts)))
@@ -212,6 +218,13 @@ def _series(values, lib):
 
 
 def build_partition(rank, cuts, frame, spec: dict, user_ids=None) -> Partition:
+    """:func:`_build_partition` with device arrays allocated from RMM, as every build."""
+    device = spec["placement"] == _backend.DEVICE or _backend.is_cudf_object(frame)
+    with _backend.allocations(_backend.DEVICE if device else _backend.HOST):
+        return _build_partition(rank, cuts, frame, spec, user_ids)
+
+
+def _build_partition(rank, cuts, frame, spec: dict, user_ids=None) -> Partition:
     """Build rank ``rank``'s :class:`Partition` from the shuffled edges it owns (``SRC`` in its
     range; ``frame`` None when none came) on the worker that will hold it.
 

@@ -38,7 +38,7 @@ def _round(partition, state, args, *inbox):
     else:
         data = state.data
     dist, pred = data["dist"], data["pred"]
-    vertices, candidates, proposers = merged(xp, inbox, 3, MESSAGE_DTYPES)
+    vertices, candidates, proposers = merged(xp, inbox, MESSAGE_DTYPES)
     local = vertices - partition.v0
     pick = smallest_per_vertex(xp, local, candidates, proposers)
     local, candidates, proposers = local[pick], candidates[pick], proposers[pick]
@@ -120,9 +120,11 @@ def sssp(input_graph, source, cutoff=None, check_source=True):
     start = to_internal(G, [source], "source")
     limit = distance_bound(cutoff, np.dtype(G.weight_dtype))
     seeds = seed(G, start, np.zeros(1), np.full(1, -1, dtype=np.int64))
-    states, sent, inboxes = workers.round(_round, [None] * workers.size, seeds, limit)
+    states, sent, inboxes = workers.round(_round, [None] * workers.size, seeds, limit,
+                                          dtypes=MESSAGE_DTYPES)
     while sum(sent):
-        states, sent, inboxes = workers.round(_round, states, inboxes, limit)
+        states, sent, inboxes = workers.round(_round, states, inboxes, limit,
+                                              dtypes=MESSAGE_DTYPES)
     states, answers = workers.user_ids(states, "pred", G.renumbered)
     parts = [workers.submit(r, _result, workers.partitions[r], states[r], G.weight_dtype,
                             *answers[r])

@@ -113,6 +113,7 @@ def test_every_algorithm_matches_the_single_graph(client, layout, directed, k, w
     assert G.number_of_vertices() == single.number_of_vertices()
     assert G.number_of_edges() == single.number_of_edges()
     assert len(G.vertex_ranges) == k and G.vertex_dtype == single.vertex_dtype
+    assert G.exchange == "dask"  # host workers: messages through Dask's communication
 
     start = 7 * STRIDE  # the out-hub
     bfs = computed(mg.bfs(G, start))
