@@ -137,7 +137,8 @@ class CompressedGraph:
         NotImplementedError
             ``edge_id``, ``edge_type`` or a three-column ``edge_attr``.
         RuntimeError
-            The graph already holds an edge list.
+            The graph already holds an edge list, or ``placement="device"`` and a worker has
+            no usable GPU.
         """
         if not (_is_dask_frame(input_ddf) and _backend.is_cudf_object(input_ddf._meta)):
             raise TypeError(f"input_ddf should be a dask_cudf.DataFrame, got "
@@ -181,6 +182,15 @@ class CompressedGraph:
                 "the multi-worker graph; give only a weight column")
         client = default_client()
         addresses = _worker_addresses(client, workers)
+        if self.placement == DEVICE:
+            reasons = client.run(_backend.gpu_unavailable_reason, workers=addresses)
+            unusable = {w: r for w, r in reasons.items() if r is not None}
+            if unusable:
+                worker, reason = next(iter(sorted(unusable.items())))
+                raise RuntimeError(
+                    f"placement='device' needs a usable GPU on every worker; {len(unusable)} of "
+                    f"{len(addresses)} have none ({worker}: {reason}); use placement='host' "
+                    "for host workers")
         weighted = "weight" in props
         meta = ddf._meta
         for column, what in ((source, "source"), (destination, "destination")):

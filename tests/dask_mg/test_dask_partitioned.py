@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 
 import cugraph_compressed as cgc
+from cugraph_compressed._backend import gpu_unavailable_reason
 
 dask = pytest.importorskip("dask")
 dd = pytest.importorskip("dask.dataframe")
@@ -346,6 +347,9 @@ def test_bad_input(client):
     nulls.loc[5, "source"] = pd.NA
     with pytest.raises(ValueError, match="source holds 1 null value"):
         G.from_dask_dataframe(dask_frame(nulls), workers=workers(client, 1))
+    if gpu_unavailable_reason() is not None:
+        with pytest.raises(RuntimeError, match="placement='host' for host workers"):
+            mg.CompressedGraph().from_dask_dataframe(dask_frame(df))  # "device" by default
     built = build(client, df, 1, directed=False)
     with pytest.raises(RuntimeError, match="already has values"):
         built.from_dask_dataframe(dask_frame(df))
