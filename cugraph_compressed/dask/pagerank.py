@@ -15,17 +15,24 @@ import warnings
 
 import numpy as np
 
+from .. import _backend
 from .._args import check_bool, check_number
-from ..algorithms.pagerank import TRANSPOSED_WARNING, _failed_to_converge_error, check_weights
+from ..algorithms.pagerank import (
+    TRANSPOSED_WARNING,
+    _dense,
+    _failed_to_converge_error,
+    check_weights,
+)
 from .exchange import State, merged
-from .graph import check_graph, result_frame
+from .graph import check_graph, result_frame, to_internal
 
 MESSAGE_DTYPES = (np.int64, np.float64)  # target vertex, summed shares
 
 
-def _start(partition, state, args):
+def _start(partition, state, args, given):
     """Decode the lists once: per edge its owner and weight, and the distinct targets grouped
-    by owning rank; the start scores ``1 / n``."""
+    by owning rank; the start scores.  ``given``: this rank's slices of the teleport, start
+    and out-weight vectors the caller gave (``None`` where not given)."""
     (n,) = args
     xp = partition.xp
     check_weights(partition.adjacency)
@@ -33,11 +40,15 @@ def _start(partition, state, args):
         xp.arange(partition.v0, partition.v1, dtype=np.int64))
     weights = partition.adjacency.weights
     w = xp.ones(owner.size) if weights is None else weights[positions].astype(np.float64)
-    out_weight = xp.bincount(owner, weights=w, minlength=partition.size)
+    teleport, start, out_weight = (None if v is None else xp.asarray(v, dtype=np.float64)
+                                   for v in given)
+    if out_weight is None:
+        out_weight = xp.bincount(owner, weights=w, minlength=partition.size)
     targets, inverse = xp.unique(neighbours, return_inverse=True)
     data = {"owner": owner, "w": w, "targets": targets, "inverse": inverse.ravel(),
             "dangling": out_weight == 0, "divisor": xp.where(out_weight == 0, 1.0, out_weight),
-            "scores": xp.full(partition.size, 1.0 / n)}
+            "teleport": teleport,
+            "scores": xp.full(partition.size, 1.0 / n) if start is None else start}
     return _push(partition, data, 0.0)
 
 
@@ -59,7 +70,7 @@ def _iterate(partition, state, args, *inbox):
     vertices, sums = merged(xp, inbox, MESSAGE_DTYPES)
     fresh = alpha * xp.bincount(vertices - partition.v0, weights=sums,
                                 minlength=partition.size)
-    fresh += spread / n
+    fresh += spread / n if data["teleport"] is None else spread * data["teleport"]
     change = float(xp.abs(fresh - data["scores"]).sum())
     data["scores"] = fresh
     return _push(partition, data, change)
@@ -97,18 +108,21 @@ def pagerank(input_graph, alpha=0.85, personalization=None, precomputed_vertex_o
     Raises
     ------
     RuntimeError
-        ``alpha`` outside [0, 1] or a negative ``tol`` (cuGraph's types).
+        ``alpha`` outside [0, 1], a negative ``tol``, an empty personalization or one summing
+        to zero (cuGraph's types).
     ValueError
-        NaN edge weights.
+        NaN edge weights; a personalization, nstart or out-weight vertex that is not in the
+        graph, listed twice, or with a NaN (or negative) value.
     FailedToConvergeError
         Not converged and ``fail_on_nonconvergence`` is True.
+
+    Notes
+    -----
+    The three per-vertex inputs (pandas, cuDF or Dask frames) are checked on the driver as the
+    single graph checks them, into one float64 vector over all vertices, and each worker is
+    sent its range's slice.
     """
     G = check_graph(input_graph)
-    for name, value in (("personalization", personalization), ("nstart", nstart),
-                        ("precomputed_vertex_out_weight", precomputed_vertex_out_weight)):
-        if value is not None:
-            raise NotImplementedError(f"{name} is not supported by the multi-worker pagerank; "
-                                      "leave it None")
     if not G.store_transposed:
         warnings.warn(TRANSPOSED_WARNING, UserWarning, stacklevel=2)
     alpha, tol = check_number("alpha", alpha), check_number("tol", tol)
@@ -125,10 +139,30 @@ def pagerank(input_graph, alpha=0.85, personalization=None, precomputed_vertex_o
     workers = G.workers
     n = G.number_of_vertices()
     dtype = np.dtype(np.float64 if G.weight_dtype == np.float64 else np.float32)
+    vertices = _Vertices(G)
+    teleport = _dense(vertices, _local(personalization), "values", "personalization",
+                      non_negative=True)
+    if teleport is not None:
+        if len(personalization) == 0:
+            raise RuntimeError("Invalid input argument: the personalization vector should not "
+                               "be empty")
+        total = teleport.sum()
+        if not total > 0:
+            raise RuntimeError(f"Invalid input argument: sum of personalization values should be "
+                               f"positive, got {total}")
+        teleport = teleport / total
+    start = _dense(vertices, _local(nstart), "values", "nstart")
+    out_weight = _dense(vertices, _local(precomputed_vertex_out_weight), "sums",
+                        "precomputed_vertex_out_weight", non_negative=True)
+    if out_weight is not None and G.number_of_edges(directed_edges=True) and not out_weight.any():
+        raise ValueError("precomputed_vertex_out_weight gives every vertex an out-weight of 0: "
+                         "every vertex would be dangling while its edges still pass on its "
+                         "score, so the iteration cannot converge")
     converged = True
     if n:
-        empty = [[] for _ in range(workers.size)]
-        states, reports, inboxes = workers.round(_start, [None] * workers.size, empty, n,
+        given = [[tuple(None if v is None else v[v0:v1] for v in (teleport, start, out_weight))]
+                 for v0, v1 in G.vertex_ranges]  # each rank gets its slices
+        states, reports, inboxes = workers.round(_start, [None] * workers.size, given, n,
                                                  dtypes=MESSAGE_DTYPES)
         iterations = 0
         while True:
@@ -151,6 +185,29 @@ def pagerank(input_graph, alpha=0.85, personalization=None, precomputed_vertex_o
                 f"pagerank did not converge to tol={tol} within max_iter={max_iter} iterations")
         return result
     return result, bool(converged)
+
+
+class _Vertices:
+    """What the single graph's ``_dense`` reads of a graph (its vertex count and id lookup),
+    for the multi-worker graph: the per-vertex inputs are checked and spread there, then cut
+    into the ranks' slices."""
+
+    def __init__(self, G):
+        self.num_vertices = G.number_of_vertices()
+        self.ids = self
+        self._graph = G
+
+    def to_internal(self, values, what):
+        return to_internal(self._graph, values, what)
+
+
+def _local(frame):
+    """A per-vertex input frame on the driver: Dask frames computed, cuDF ones to pandas."""
+    if frame is None:
+        return None
+    if hasattr(frame, "compute") and hasattr(frame, "npartitions"):
+        frame = frame.compute()
+    return frame.to_pandas() if _backend.is_cudf_object(frame) else frame
 
 
 def _empty_result(partition, dtype):

@@ -196,6 +196,34 @@ def test_multi_source_depth_limited_bfs(client):
                                   cgc.sssp(single, 7 * STRIDE, cutoff=3.0)[["vertex", "distance"]])
 
 
+def test_pagerank_inputs(client):
+    """Personalization, start vector and out-weights as the single graph takes them (pandas or
+    Dask frames), on 3 workers."""
+    df = edge_frame(3)
+    G = build(client, df, 3, directed=True, layout="ef", store_transposed=True)
+    single = cgc.CompressedGraph(directed=True, format="ef").from_pandas_edgelist(
+        df, weight="weight", store_transposed=True)
+    vertices = single.nodes()
+    rng = np.random.default_rng(1)
+    personalization = pd.DataFrame({"vertex": vertices[::7], "values": rng.random(
+        len(vertices[::7]))})
+    nstart = pd.DataFrame({"vertex": vertices, "values": rng.random(len(vertices))})
+    sums = single.view_edge_list().groupby("source")["weight"].sum()
+    out_weight = pd.DataFrame({"vertex": sums.index, "sums": sums.to_numpy() * 2})
+    for kwargs in ({"personalization": dd.from_pandas(personalization, npartitions=2)},
+                   {"nstart": nstart, "max_iter": 200},
+                   {"precomputed_vertex_out_weight": out_weight}):
+        ours = computed(mg.pagerank(G, **kwargs))
+        local = {k: v.compute() if hasattr(v, "npartitions") else v for k, v in kwargs.items()}
+        expected = cgc.pagerank(single, **local)
+        np.testing.assert_allclose(ours["pagerank"], expected["pagerank"], rtol=1e-6,
+                                   atol=1e-9)
+    ranks, converged = mg.pagerank(G, max_iter=2, fail_on_nonconvergence=False)
+    assert converged is False and len(ranks.compute()) == G.number_of_vertices()
+    with pytest.raises(cgc.FailedToConvergeError):
+        mg.pagerank(G, max_iter=2)
+
+
 @pytest.mark.parametrize("renumber", [True, False])
 def test_more_workers_than_vertices(client, renumber):
     df = pd.DataFrame({"source": [5, 9], "destination": [9, 5], "weight": [1.0, 3.0]})
@@ -302,8 +330,11 @@ def test_errors_match_the_single_graph(client):
     with pytest.raises(RuntimeError, match="alpha"), pytest.warns(UserWarning,
                                                                   match="store_transposed"):
         mg.pagerank(G, alpha=2)
-    with pytest.raises(NotImplementedError, match="personalization"):
-        mg.pagerank(G, personalization=pd.DataFrame({"vertex": [0], "values": [1.0]}))
+    twice = pd.DataFrame({"vertex": [3, 3], "values": [1.0, 2.0]})
+    for call in (mg.pagerank, cgc.pagerank):
+        with pytest.raises(ValueError, match="personalization lists vertex 3 more than once"), \
+                pytest.warns(UserWarning, match="store_transposed"):
+            call(G if call is mg.pagerank else single, personalization=twice)
 
     unweighted = build(client, df, 1, directed=False, weight=None)
     with pytest.raises(RuntimeError, match="requires the input graph to be weighted"):
