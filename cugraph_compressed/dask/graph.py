@@ -183,80 +183,29 @@ class CompressedGraph:
         client = default_client()
         addresses = _worker_addresses(client, workers)
         if self.placement == DEVICE:
-            reasons = client.run(_backend.gpu_unavailable_reason, workers=addresses)
-            unusable = {w: r for w, r in reasons.items() if r is not None}
-            if unusable:
-                worker, reason = next(iter(sorted(unusable.items())))
-                raise RuntimeError(
-                    f"placement='device' needs a usable GPU on every worker; {len(unusable)} of "
-                    f"{len(addresses)} have none ({worker}: {reason}); use placement='host' "
-                    "for host workers")
-        weighted = "weight" in props
-        meta = ddf._meta
-        for column, what in ((source, "source"), (destination, "destination")):
-            check_id_series(meta[column], what, renumber)
-        if weighted:
-            check_property_series(meta[props["weight"]], "weight")
-        id_dtypes = [_backend.numpy_dtype(meta[source]), _backend.numpy_dtype(meta[destination])]
-        native = all(d in (np.int32, np.int64) for d in id_dtypes)
-        if id_dtypes[0] != id_dtypes[1] and not native:
-            raise ValueError("source and destination have different dtypes "
-                             f"{[str(d) for d in id_dtypes]}; give them one dtype")
-        columns = {source: SRC, destination: DST}
-        if weighted:
-            columns[props["weight"]] = WEIGHT
-        frame = ddf[list(columns)].rename(columns=columns)
-        frame = frame.map_partitions(_checked, renumber, weighted, meta=frame._meta)
-        if native and id_dtypes[0] != id_dtypes[1]:  # mixed widths widen, as in cuGraph
-            frame = frame.astype({SRC: np.int64, DST: np.int64})
-
+            _check_gpus(client, addresses)
+        frame, vertex_dtype = _edge_frame(ddf, source, destination, props, renumber)
         k = len(addresses)
-        id_parts = lengths = None
-        if renumber:
-            id_parts, divisions, lengths = _renumber.sorted_ids(client, frame, k)
-            n = sum(lengths)
-            mapping, ranked = _renumber.id_map(client, id_parts, divisions, lengths,
-                                               _id_meta(frame), index_dtype(n))
-            frame = _renumber.internal_edges(frame, mapping)
-        else:
-            low, high = client.compute([frame[[SRC, DST]].min().min(),
-                                        frame[[SRC, DST]].max().max()], sync=True)
-            if not _is_missing(low) and int(low) < 0:
-                raise ValueError(f"vertex id {int(low)} is negative; with renumber=False ids "
-                                 "must be >= 0 (pass renumber=True to map arbitrary ids)")
-            n = 0 if _is_missing(high) else int(high) + 1
-            frame = frame.astype({SRC: index_dtype(n), DST: index_dtype(n)})
+        frame, n, id_parts, lengths = _numbered(client, frame, renumber, k)
         frame = client.persist(frame)  # read by the histograms and the shuffle
-
         cuts = self._cut(client, frame, n, k)
-        keyed = frame.map_partitions(with_owners, cuts, self._directed,
-                                     meta=with_owners(frame._meta, cuts, self._directed))
-        shuffled = keyed.set_index(PART, divisions=list(range(k + 1))).to_delayed()
-        owned = [client.compute(part, workers=[addresses[r]]) for r, part in
-                 enumerate(shuffled)]
+        owned = _shuffled(client, frame, cuts, self._directed, addresses)
+        weighted = "weight" in props
         spec = {"directed": self._directed, "format": self._format,
                 "layout_params": self._layout_params, "placement": self.placement,
                 "weighted": weighted, "num_vertices": n, "renumbered": renumber,
-                "weight_dtype": weight_dtype(meta[props["weight"]].dtype) if weighted else None,
-                "vertex_dtype": _vertex_dtype(id_dtypes, meta, source, destination, props, n)}
-        partitions = []
-        for r in range(k):
-            slice_ = None
-            if renumber:
-                wanted, offsets = _renumber.overlapping(lengths, cuts[r], cuts[r + 1])
-                slice_ = client.submit(_id_slice, [id_parts[i] for i in wanted] or id_parts[:1],
-                                       [int(offsets[i]) for i in wanted] or [0], cuts[r],
-                                       cuts[r + 1], workers=[addresses[r]], pure=False)
-            partitions.append(client.submit(build_partition, r, cuts, owned[r], spec, slice_,
-                                            workers=[addresses[r]], allow_other_workers=False,
-                                            pure=False))
-        workers_ = Workers(client, addresses, partitions)
-        facts = workers_.gather(workers_.each(_facts))  # waits for every build
-        if (self.placement == DEVICE and k > 1
-                and all(workers_.gather(workers_.each(_nccl_available)))):
-            workers_.nccl = _nccl.Session(workers_)  # GPU to GPU, not through Dask
-        del owned, frame, keyed, id_parts
-        self._workers = workers_
+                "weight_dtype": (weight_dtype(ddf._meta[props["weight"]].dtype) if weighted
+                                 else None),
+                "vertex_dtype": np.dtype(np.int32) if n == 0 else vertex_dtype(n)}
+        partitions = [client.submit(build_partition, r, cuts, owned[r], spec,
+                                    _user_slice(client, id_parts, lengths, cuts, r, address),
+                                    workers=[address], allow_other_workers=False, pure=False)
+                      for r, address in enumerate(addresses)]
+        held = Workers(client, addresses, partitions)
+        facts = held.gather(held.each(_facts))  # waits for every build
+        if self.placement == DEVICE and k > 1 and all(held.gather(held.each(_nccl_available))):
+            held.nccl = _nccl.Session(held)  # GPU to GPU, not through Dask
+        self._workers = held
         self._facts = {"num_vertices": n, "cuts": cuts, "renumbered": renumber,
                        "weighted": weighted, "vertex_dtype": spec["vertex_dtype"],
                        "weight_dtype": spec["weight_dtype"], "per_rank": facts}
@@ -289,6 +238,11 @@ class CompressedGraph:
                              "from_dask_cudf_edgelist first")
         return self._workers
 
+    def _fact(self, name: str):
+        """A fact of the build; ValueError before it."""
+        self._require_built()
+        return self._facts[name]
+
     @property
     def workers(self) -> Workers:
         """The workers holding the ranges (:class:`~.exchange.Workers`)."""
@@ -303,7 +257,7 @@ class CompressedGraph:
     @property
     def vertex_ranges(self) -> list:
         """``[(v0, v1)]`` per rank: the internal vertex ids whose lists each worker holds."""
-        cuts = self._require_built() and self._facts["cuts"]
+        cuts = self._fact("cuts")
         return [(cuts[r], cuts[r + 1]) for r in range(len(cuts) - 1)]
 
     @property
@@ -314,8 +268,7 @@ class CompressedGraph:
     def partition_facts(self) -> list:
         """Per rank: ``worker``, ``vertices`` (owned), ``stored_edges``, ``format`` and
         ``nbytes`` (the bytes that worker holds for the graph)."""
-        self._require_built()
-        return [dict(fact) for fact in self._facts["per_rank"]]
+        return [dict(fact) for fact in self._fact("per_rank")]
 
     @property
     def nbytes(self) -> int:
@@ -326,27 +279,26 @@ class CompressedGraph:
         return self._directed
 
     def is_weighted(self) -> bool:
-        return self._require_built() is not None and self._facts["weighted"]
+        return self._fact("weighted")
 
     @property
     def renumbered(self) -> bool:
         """True when user ids were mapped to internal ids."""
-        return self._require_built() is not None and self._facts["renumbered"]
+        return self._fact("renumbered")
 
     @property
     def vertex_dtype(self) -> np.dtype:
         """The dtype of vertex ids in results (int32 or int64)."""
-        return self._require_built() and self._facts["vertex_dtype"]
+        return self._fact("vertex_dtype")
 
     @property
     def weight_dtype(self):
         """The dtype weights are stored in; None for an unweighted graph."""
-        return self._require_built() and self._facts["weight_dtype"]
+        return self._fact("weight_dtype")
 
     def number_of_vertices(self) -> int:
         """Number of vertices, isolated ones included."""
-        self._require_built()
-        return self._facts["num_vertices"]
+        return self._fact("num_vertices")
 
     number_of_nodes = number_of_vertices
 
@@ -366,6 +318,83 @@ class CompressedGraph:
             return f"{head}, empty)"
         return (f"{head}, vertices={self.number_of_vertices()}, "
                 f"workers={self._workers.size}, nbytes={self.nbytes})")
+
+
+def _check_gpus(client, addresses) -> None:
+    """RuntimeError, before any work, when a worker has no usable GPU for
+    ``placement="device"``."""
+    reasons = client.run(_backend.gpu_unavailable_reason, workers=addresses)
+    unusable = {w: r for w, r in reasons.items() if r is not None}
+    if unusable:
+        worker, reason = next(iter(sorted(unusable.items())))
+        raise RuntimeError(
+            f"placement='device' needs a usable GPU on every worker; {len(unusable)} of "
+            f"{len(addresses)} have none ({worker}: {reason}); use placement='host' for host "
+            "workers")
+
+
+def _edge_frame(ddf, source, destination, props, renumber):
+    """The edge columns as ``SRC``, ``DST`` (and ``WEIGHT``), every partition checked by the
+    single graph's rules when computed; and the rule giving the result vertex dtype from the
+    vertex count."""
+    meta = ddf._meta
+    for column, what in ((source, "source"), (destination, "destination")):
+        check_id_series(meta[column], what, renumber)
+    weighted = "weight" in props
+    if weighted:
+        check_property_series(meta[props["weight"]], "weight")
+    id_dtypes = [_backend.numpy_dtype(meta[source]), _backend.numpy_dtype(meta[destination])]
+    native = all(d in (np.int32, np.int64) for d in id_dtypes)
+    if id_dtypes[0] != id_dtypes[1] and not native:
+        raise ValueError("source and destination have different dtypes "
+                         f"{[str(d) for d in id_dtypes]}; give them one dtype")
+    columns = {source: SRC, destination: DST}
+    if weighted:
+        columns[props["weight"]] = WEIGHT
+    frame = ddf[list(columns)].rename(columns=columns)
+    frame = frame.map_partitions(_checked, renumber, weighted, meta=frame._meta)
+    if native and id_dtypes[0] != id_dtypes[1]:  # mixed widths widen, as in cuGraph
+        frame = frame.astype({SRC: np.int64, DST: np.int64})
+    return frame, lambda n: _vertex_dtype(id_dtypes, meta, source, destination, props, n)
+
+
+def _numbered(client, frame, renumber: bool, parts: int):
+    """``(frame in internal ids, V, sorted id partitions, their lengths)``; the id partitions
+    are None without renumbering."""
+    if renumber:
+        id_parts, divisions, lengths = _renumber.sorted_ids(client, frame, parts)
+        n = sum(lengths)
+        mapping = _renumber.id_map(client, id_parts, divisions, lengths, _id_meta(frame),
+                                   index_dtype(n))
+        return _renumber.internal_edges(frame, mapping), n, id_parts, lengths
+    low, high = client.compute([frame[[SRC, DST]].min().min(), frame[[SRC, DST]].max().max()],
+                               sync=True)
+    if not _is_missing(low) and int(low) < 0:
+        raise ValueError(f"vertex id {int(low)} is negative; with renumber=False ids must be "
+                         ">= 0 (pass renumber=True to map arbitrary ids)")
+    n = 0 if _is_missing(high) else int(high) + 1
+    return frame.astype({SRC: index_dtype(n), DST: index_dtype(n)}), n, None, None
+
+
+def _shuffled(client, frame, cuts, directed: bool, addresses):
+    """Per rank, a future of the edges whose lists it holds (undirected: both ways), computed
+    by a Dask shuffle on that rank's worker."""
+    keyed = frame.map_partitions(with_owners, cuts, directed,
+                                 meta=with_owners(frame._meta, cuts, directed))
+    parts = keyed.set_index(PART, divisions=list(range(len(addresses) + 1))).to_delayed()
+    return [client.compute(part, workers=[address]) for part, address in zip(parts, addresses)]
+
+
+def _user_slice(client, id_parts, lengths, cuts, rank: int, address: str):
+    """A future, on ``address``, of the user ids of rank ``rank``'s range (None without
+    renumbering)."""
+    if id_parts is None:
+        return None
+    v0, v1 = cuts[rank], cuts[rank + 1]
+    wanted, offsets = _renumber.overlapping(lengths, v0, v1)
+    return client.submit(_id_slice, [id_parts[i] for i in wanted] or id_parts[:1],
+                         [int(offsets[i]) for i in wanted] or [0], v0, v1,
+                         workers=[address], pure=False)
 
 
 def _facts(partition) -> dict:
@@ -410,14 +439,13 @@ def _id_meta(frame):
 def _vertex_dtype(id_dtypes, meta, source, destination, props, n) -> np.dtype:
     """The dtype of vertex ids in results, by the single graph's rule (``_build._new_ids``):
     int32/int64 ids keep theirs (mixed widths widen), other ids give int64 when any column read
-    is int64; int64 whenever ``V`` exceeds int32."""
+    is int64; int64 whenever ``V`` exceeds int32.  (A graph without edges reads no dtype and
+    has int32 ids, as the single graph.)"""
     if all(d in (np.int32, np.int64) for d in id_dtypes):
         wide = any(d == np.int64 for d in id_dtypes)
     else:
         read = [source, destination, *props.values()]
         wide = any(_backend.numpy_dtype(meta[c]) == np.int64 for c in read)
-    if n == 0:  # no edge at all: the single graph reads no dtype and defaults to int32
-        return np.dtype(np.int32)
     return np.dtype(np.int64 if wide or n > INT32_MAX else np.int32)
 
 
@@ -484,7 +512,8 @@ def to_internal(G: CompressedGraph, values, what: str) -> np.ndarray:
 
 def seed(G, vertices, *columns):
     """Per rank, the inbox of a first round: ``(vertices, *columns)`` owned by that rank."""
-    cuts = np.asarray(G._facts["cuts"], dtype=np.int64)
+    cuts = np.asarray([v0 for v0, _ in G.vertex_ranges] + [G.number_of_vertices()],
+                      dtype=np.int64)
     bounds = np.searchsorted(vertices, cuts)
     return [[(vertices[a:b], *(c[a:b] for c in columns))] for a, b in
             zip(bounds[:-1], bounds[1:])]

@@ -81,7 +81,7 @@ def id_map(client, futures, divisions, lengths, meta, dtype):
     offsets = np.concatenate([[0], np.cumsum(lengths)])[:-1]
     ranked = [client.submit(_ranked, f, int(o), dtype) for f, o in zip(futures, offsets)]
     meta = _ranked(meta, 0, dtype)
-    return dd.from_delayed(ranked, meta=meta, divisions=divisions), ranked
+    return dd.from_delayed(ranked, meta=meta, divisions=divisions)
 
 
 def internal_edges(frame, mapping):

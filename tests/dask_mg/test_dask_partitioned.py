@@ -254,17 +254,26 @@ def test_graph_without_edges(client):
         mg.bfs(G, 0)
 
 
-def test_each_worker_holds_only_its_partition(client):
+def test_each_worker_holds_only_its_partition(client, monkeypatch):
     from cugraph_compressed.generators import rmat_edgelist
 
     df = rmat_edgelist(11, seed=4)
     df["weight"] = np.float32(1.5)
     k = 4
+    # Buckets of 256 vertices: the cuts are placed by the second, per-vertex pass.
+    monkeypatch.setattr("cugraph_compressed.dask.graph.BUCKETS_PER_WORKER", 2)
     G = build(client, df, k, directed=True, layout="ef")
     single = cgc.CompressedGraph(directed=True, format="ef").from_pandas_edgelist(
         df, weight="weight")
     facts = G.partition_facts()
     assert sorted(f["worker"] for f in facts) == workers(client, k)
+    # The cuts are those of exact per-vertex edge counts (rows per source, in internal ids).
+    from cugraph_compressed.dask.partition import cut_ranges
+
+    ids = np.unique(np.concatenate([df["source"], df["destination"]]))
+    counts = np.bincount(np.searchsorted(ids, df["source"]), minlength=ids.size)
+    exact = cut_ranges(counts, ids.size, 1, k, {b: counts[b:b + 1] for b in range(ids.size)})
+    assert [v0 for v0, _ in G.vertex_ranges] + [ids.size] == exact
     edges = [f["stored_edges"] for f in facts]
     assert sum(edges) == single.number_of_edges()
     # Balanced by edges: no range holds more than its share and one list.
