@@ -154,7 +154,7 @@ class Partition:
         self.graph = graph
         self.backend = graph.backend
         self.xp = _backend.array_module(self.backend)
-        self.global_ids = values(graph.nodes(), self.xp).astype(np.int64)
+        self.global_ids = values(graph.nodes(), self.xp)  # the graph's own map, not a copy
         self.first = int(self.xp.searchsorted(self.global_ids, self.v0))
         self.adjacency = graph.view().adjacency(OUT)
         self.ids = ids

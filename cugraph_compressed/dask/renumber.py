@@ -56,10 +56,9 @@ def sorted_ids(client, frame, parts: int):
         futures = client.compute(distinct.to_frame().set_index("id", divisions=[0, 0])
                                  .to_delayed()[:1])
         return futures, (None, None), [0]
-    pooled = type(samples[0]).__module__.split(".")[0]
-    pooled = _backend.frame_library(_backend.DEVICE if pooled == "cudf" else _backend.HOST
-                                    ).concat(samples, ignore_index=True).sort_values(
-                                        ignore_index=True)
+    backend = _backend.DEVICE if _backend.is_cudf_object(samples[0]) else _backend.HOST
+    pooled = _backend.frame_library(backend).concat(samples, ignore_index=True)
+    pooled = pooled.sort_values(ignore_index=True)
     at = np.linspace(0, len(pooled) - 1, parts + 1).astype(np.int64)
     divisions = sorted(set(_scalar(pooled.iloc[int(i)]) for i in at))
     if len(divisions) == 1:
