@@ -99,10 +99,9 @@ class Workers:
         return self.client.submit(function, *args, workers=[self.addresses[rank]],
                                   allow_other_workers=False, pure=False)
 
-    def each(self, function, *args, per_rank=None):
-        """``function(partition, *args, *per_rank[r])`` on every rank: a future per rank."""
-        return [self.submit(r, _call, function, self.partitions[r], *args,
-                            *(per_rank[r] if per_rank is not None else ()))
+    def each(self, function, *args):
+        """``function(partition, *args)`` on every rank: a future per rank."""
+        return [self.submit(r, _call, function, self.partitions[r], *args)
                 for r in range(self.size)]
 
     def round(self, step, states, inboxes, *args, dtypes=None):

@@ -266,8 +266,9 @@ class CompressedGraph:
         return self._format
 
     def partition_facts(self) -> list:
-        """Per rank: ``worker``, ``vertices`` (owned), ``stored_edges``, ``format`` and
-        ``nbytes`` (the bytes that worker holds for the graph)."""
+        """Per rank: ``worker``, ``vertices`` (owned), ``stored_edges``, ``self_loops``
+        (undirected graphs; 0 for directed ones), ``format`` and ``nbytes`` (the bytes that
+        worker holds for the graph)."""
         return [dict(fact) for fact in self._fact("per_rank")]
 
     @property
@@ -276,9 +277,11 @@ class CompressedGraph:
         return sum(fact["nbytes"] for fact in self.partition_facts())
 
     def is_directed(self) -> bool:
+        """True for a directed graph."""
         return self._directed
 
     def is_weighted(self) -> bool:
+        """True when the graph was built with a weight column."""
         return self._fact("weighted")
 
     @property

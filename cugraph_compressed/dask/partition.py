@@ -148,7 +148,7 @@ class Partition:
 
     def __init__(self, rank, cuts, graph, ids, vertex_dtype, self_loops=0):
         self.rank = rank
-        self.self_loops = int(self_loops)  # an undirected graph counts its edges with them
+        self.self_loops = int(self_loops)  # of an undirected graph (0 for a directed one)
         self.cuts = np.asarray(cuts, dtype=np.int64)
         self.v0, self.v1 = int(cuts[rank]), int(cuts[rank + 1])
         self.graph = graph
@@ -252,13 +252,14 @@ def _build_partition(rank, cuts, frame, spec: dict, user_ids=None) -> Partition:
     props = {}
     if weighted:
         props[WEIGHT] = values(frame[WEIGHT], xp).astype(spec["weight_dtype"])
+    self_loops = 0  # an undirected graph counts its edges with them
     if not spec["directed"]:
         backward = values(frame[BACKWARD], xp).astype(bool) if BACKWARD in frame.columns \
             else xp.zeros(src.size, dtype=bool)
         halves = [sort_and_dedup(src[side], dst[side], {k: p[side] for k, p in props.items()},
                                  n, xp) for side in (~backward, backward)]
         src, dst, props = merge_directions(*halves, n, xp)
-    self_loops = int((src == dst).sum())
+        self_loops = int((src == dst).sum())
     edges = lib.DataFrame({SRC: src, DST: dst, **props})
     # The graph's vertices: the range (isolated ones included) and the remote neighbours.
     ghosts = xp.unique(dst[(dst < v0) | (dst >= v1)])

@@ -198,9 +198,9 @@ def test_multi_source_depth_limited_bfs(client):
 
 def test_pagerank_inputs(client):
     """Personalization, start vector and out-weights as the single graph takes them (pandas or
-    Dask frames), on 3 workers."""
+    Dask frames), on 2 workers."""
     df = edge_frame(3)
-    G = build(client, df, 3, directed=True, layout="ef", store_transposed=True)
+    G = build(client, df, 2, directed=True, layout="ef", store_transposed=True)
     single = cgc.CompressedGraph(directed=True, format="ef").from_pandas_edgelist(
         df, weight="weight", store_transposed=True)
     vertices = single.nodes()
