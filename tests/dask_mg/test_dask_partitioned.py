@@ -358,6 +358,17 @@ def test_errors_match_the_single_graph(client):
         mg.sssp(build(client, negative, 2, directed=True, renumber=False), 0)
 
 
+def test_other_names_go_to_cugraph_dask():
+    try:
+        import cugraph.dask as cugraph_dask
+    except Exception:
+        with pytest.raises(AttributeError, match="cugraph.dask, which the others are"):
+            mg.katz_centrality  # noqa: B018
+    else:
+        assert mg.katz_centrality is cugraph_dask.katz_centrality
+    assert cgc.dask is mg and mg.bfs.__module__ == "cugraph_compressed.dask.bfs"
+
+
 def test_bad_input(client):
     df = edge_frame(1)
     G = mg.CompressedGraph(placement="host")
