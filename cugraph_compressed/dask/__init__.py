@@ -3,7 +3,8 @@
 ``CompressedGraph(...).from_dask_cudf_edgelist(ddf)`` (cuDF partitions) or
 ``from_dask_dataframe(ddf)`` (pandas partitions) partitions a graph across the workers of the
 default ``distributed`` client: each worker holds the compressed lists of one range of vertices
-(``placement="device"``: on its GPU; ``"host"``: in its host memory).  ``bfs``, ``sssp``,
+as a graph of its own (a device graph from cuDF partitions, on the worker's GPU; a host graph
+from pandas ones, or a device graph with ``backend="device"``).  ``bfs``, ``sssp``,
 ``pagerank`` and ``weakly_connected_components`` run over the ranges in synchronous rounds and
 return Dask DataFrames with cuGraph MG's columns, equal to the single graph's results.
 

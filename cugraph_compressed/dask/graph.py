@@ -51,8 +51,6 @@ from .partition import (
     with_owners,
 )
 
-PLACEMENTS = (DEVICE, HOST)
-
 
 class CompressedGraph:
     """A graph in one of the package's layouts, its vertex ranges held by Dask workers.
@@ -66,17 +64,19 @@ class CompressedGraph:
         :data:`cugraph_compressed.formats.FORMATS`, or ``"auto"`` (each worker chooses for its
         own lists).
     placement : {"device", "host"}
-        Where each worker keeps its lists: its GPU (CuPy and cuDF, as ``cugraph.dask``) or its
-        host memory (NumPy and pandas, the host backend).  GPU workers exchange the
-        algorithms' messages through NCCL where every worker can (:attr:`exchange`), else
-        through Dask.
+        Where each worker's device graph keeps its per-edge buffers, as
+        ``cugraph_compressed.CompressedGraph(placement=...)``: GPU memory, or pinned, mapped
+        host memory read zero-copy.  Host graphs (from pandas partitions) accept either.
     **layout_params
         The layout's own parameters, as for :class:`cugraph_compressed.CompressedGraph`.
 
     Notes
     -----
     Each worker holds the out-lists of one contiguous range of internal vertex ids, renumbered
-    over the ids it meets so that it holds nothing of size ``V``.  The algorithms of
+    over the ids it meets so that it holds nothing of size ``V``: a device graph (cuDF
+    partitions, or ``backend="device"``; :attr:`backend`) on its GPU, or a host graph.  GPU
+    workers exchange the algorithms' messages through NCCL where every worker can
+    (:attr:`exchange`), else through Dask.  The algorithms of
     :mod:`cugraph_compressed.dask` run over the ranges in synchronous rounds and return Dask
     DataFrames.  Edge ids and edge types are not kept (no multi-worker algorithm reads them).
     """
@@ -84,12 +84,15 @@ class CompressedGraph:
     def __init__(self, directed: bool = False, format: str = "csr", placement: str = DEVICE,
                  **layout_params):
         self._directed = check_bool("directed", directed)
-        if placement not in PLACEMENTS:
-            raise ValueError(f"placement={placement!r} is not one of {PLACEMENTS}")
-        # The single graph checks the layout and its parameters, as each worker's build will.
-        _SingleGraph(directed=True, format=format, **layout_params)
+        if "vertex_order" in layout_params:  # the ranges need the sorted order of the ids
+            raise NotImplementedError("vertex_order is not supported by the multi-worker "
+                                      "graph: its vertices are numbered in sorted id order")
+        # The single graph checks the layout, its parameters and the placement, as each
+        # worker's build will.
+        _SingleGraph(directed=True, format=format, placement=placement, **layout_params)
         self._format, self._layout_params = format, dict(layout_params)
         self.placement = placement
+        self.backend = None  # where the workers' graphs live, once built
         self.store_transposed = False
         self._workers = None
         self._facts = {}
@@ -137,37 +140,46 @@ class CompressedGraph:
         NotImplementedError
             ``edge_id``, ``edge_type`` or a three-column ``edge_attr``.
         RuntimeError
-            The graph already holds an edge list, or ``placement="device"`` and a worker has
-            no usable GPU.
+            The graph already holds an edge list, or a worker has no usable GPU.
         """
         if not (_is_dask_frame(input_ddf) and _backend.is_cudf_object(input_ddf._meta)):
             raise TypeError(f"input_ddf should be a dask_cudf.DataFrame, got "
                             f"{_describe(input_ddf)} (use from_dask_dataframe for pandas "
                             "partitions)")
         return self._load(input_ddf, source, destination, edge_attr, weight, edge_id,
-                          edge_type, renumber, store_transposed, workers)
+                          edge_type, renumber, store_transposed, workers, DEVICE)
 
     def from_dask_dataframe(self, ddf, source="source", destination="destination",
                             edge_attr=None, weight=None, edge_id=None, edge_type=None,
-                            renumber=True, store_transposed=False, workers=None):
+                            renumber=True, store_transposed=False, workers=None, backend=None):
         """Build from a Dask DataFrame of pandas partitions.
 
-        Takes the parameters of :meth:`from_dask_cudf_edgelist`; ``placement`` still decides
-        where the workers keep their lists (``"host"`` for a cluster without GPUs).
+        Takes the parameters of :meth:`from_dask_cudf_edgelist`, and:
+
+        Parameters
+        ----------
+        backend : {None, "host", "device"}
+            None or ``"host"``: each worker builds a host graph (NumPy, the host backend; no
+            GPU needed); ``"device"``: a device graph on its GPU, from its host partitions
+            (as ``CompressedGraph.from_edge_chunks(backend="device")``).
 
         Raises
         ------
         TypeError
             ``ddf`` is not a Dask DataFrame of pandas partitions.
+        ValueError
+            ``backend`` is not one of the choices.
         """
         if not (_is_dask_frame(ddf) and _backend.is_pandas_object(ddf._meta)):
             raise TypeError(f"ddf should be a dask.dataframe.DataFrame of pandas partitions, "
                             f"got {_describe(ddf)} (use from_dask_cudf_edgelist for cuDF)")
+        if backend not in (None, HOST, DEVICE):
+            raise ValueError(f"backend={backend!r} is not one of None, 'host', 'device'")
         return self._load(ddf, source, destination, edge_attr, weight, edge_id, edge_type,
-                          renumber, store_transposed, workers)
+                          renumber, store_transposed, workers, backend or HOST)
 
     def _load(self, ddf, source, destination, edge_attr, weight, edge_id, edge_type, renumber,
-              store_transposed, workers):
+              store_transposed, workers, backend):
         from distributed import default_client
 
         if self._workers is not None:
@@ -182,7 +194,7 @@ class CompressedGraph:
                 "the multi-worker graph; give only a weight column")
         client = default_client()
         addresses = _worker_addresses(client, workers)
-        if self.placement == DEVICE:
+        if backend == DEVICE:
             _check_gpus(client, addresses)
         frame, vertex_dtype = _edge_frame(ddf, source, destination, props, renumber)
         k = len(addresses)
@@ -193,6 +205,7 @@ class CompressedGraph:
         weighted = "weight" in props
         spec = {"directed": self._directed, "format": self._format,
                 "layout_params": self._layout_params, "placement": self.placement,
+                "backend": backend,
                 "weighted": weighted, "num_vertices": n, "renumbered": renumber,
                 "weight_dtype": (weight_dtype(ddf._meta[props["weight"]].dtype) if weighted
                                  else None),
@@ -203,9 +216,9 @@ class CompressedGraph:
                       for r, address in enumerate(addresses)]
         held = Workers(client, addresses, partitions)
         facts = held.gather(held.each(_facts))  # waits for every build
-        if self.placement == DEVICE and k > 1 and all(held.gather(held.each(_nccl_available))):
+        if backend == DEVICE and k > 1 and all(held.gather(held.each(_nccl_available))):
             held.nccl = _nccl.Session(held)  # GPU to GPU, not through Dask
-        self._workers = held
+        self._workers, self.backend = held, backend
         self._facts = {"num_vertices": n, "cuts": cuts, "renumbered": renumber,
                        "weighted": weighted, "vertex_dtype": spec["vertex_dtype"],
                        "weight_dtype": spec["weight_dtype"], "per_rank": facts}
@@ -316,24 +329,23 @@ class CompressedGraph:
 
     def __repr__(self) -> str:
         head = (f"{type(self).__module__.rsplit('.', 1)[0]}.CompressedGraph(format="
-                f"{self._format!r}, directed={self._directed}, placement={self.placement!r}")
+                f"{self._format!r}, directed={self._directed}")
         if self._workers is None:
             return f"{head}, empty)"
         return (f"{head}, vertices={self.number_of_vertices()}, "
-                f"workers={self._workers.size}, nbytes={self.nbytes})")
+                f"workers={self._workers.size}, nbytes={self.nbytes}, backend={self.backend!r})")
 
 
 def _check_gpus(client, addresses) -> None:
-    """RuntimeError, before any work, when a worker has no usable GPU for
-    ``placement="device"``."""
+    """RuntimeError, before any work, when a worker has no usable GPU for a device build."""
     reasons = client.run(_backend.gpu_unavailable_reason, workers=addresses)
     unusable = {w: r for w, r in reasons.items() if r is not None}
     if unusable:
         worker, reason = next(iter(sorted(unusable.items())))
         raise RuntimeError(
-            f"placement='device' needs a usable GPU on every worker; {len(unusable)} of "
-            f"{len(addresses)} have none ({worker}: {reason}); use placement='host' for host "
-            "workers")
+            f"a device graph (dask_cudf input, or backend='device') needs a usable GPU on every "
+            f"worker; {len(unusable)} of {len(addresses)} have none ({worker}: {reason}); build "
+            "host graphs from pandas partitions on host workers")
 
 
 def _edge_frame(ddf, source, destination, props, renumber):

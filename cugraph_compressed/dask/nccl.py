@@ -1,6 +1,6 @@
 """Messages between GPU workers through NCCL (CuPy's bindings), in place of Dask's comms.
 
-With ``placement="device"`` and more than one worker, a graph opens one NCCL communicator per
+A graph of device graphs on more than one worker opens one NCCL communicator per
 rank when every worker can (CuPy with NCCL, a GPU): :class:`Session`.  A round then runs the
 algorithm's step and an all-to-all of its outbox inside the same task on every worker
 (:func:`step_and_exchange`): the counts, then every message column as bytes, point to point

@@ -219,7 +219,7 @@ def _series(values, lib):
 
 def build_partition(rank, cuts, frame, spec: dict, user_ids=None) -> Partition:
     """:func:`_build_partition` with device arrays allocated from RMM, as every build."""
-    device = spec["placement"] == _backend.DEVICE or _backend.is_cudf_object(frame)
+    device = spec["backend"] == _backend.DEVICE or _backend.is_cudf_object(frame)
     with _backend.allocations(_backend.DEVICE if device else _backend.HOST):
         return _build_partition(rank, cuts, frame, spec, user_ids)
 
@@ -228,7 +228,8 @@ def _build_partition(rank, cuts, frame, spec: dict, user_ids=None) -> Partition:
     """Build rank ``rank``'s :class:`Partition` from the shuffled edges it owns (``SRC`` in its
     range; ``frame`` None when none came) on the worker that will hold it.
 
-    ``spec``: ``directed``, ``format``, ``layout_params``, ``placement``, ``weighted``,
+    ``spec``: ``directed``, ``format``, ``layout_params``, ``placement``, ``backend``
+    (where the graph is built, as ``from_edge_chunks(backend=...)``), ``weighted``,
     ``weight_dtype`` (the single graph's: :func:`~.._edgelist.weight_dtype` of the column),
     ``num_vertices``, ``vertex_dtype``, ``renumbered``.  Parallel edges keep the smallest
     weight and an undirected edge given both ways gets the mean weight, through the same
@@ -264,16 +265,17 @@ def _build_partition(rank, cuts, frame, spec: dict, user_ids=None) -> Partition:
     # The graph's vertices: the range (isolated ones included) and the remote neighbours.
     ghosts = xp.unique(dst[(dst < v0) | (dst >= v1)])
     vertices = xp.concatenate([xp.arange(v0, v1, dtype=dtype), ghosts.astype(dtype)])
-    graph = CompressedGraph(directed=True, format=spec["format"], **spec["layout_params"])
+    graph = CompressedGraph(directed=True, format=spec["format"], placement=spec["placement"],
+                            **spec["layout_params"])
     graph.from_edge_chunks([edges], source=SRC, destination=DST,
                            weight=WEIGHT if weighted else None, renumber=True,
-                           vertices=lib.Series(vertices), backend=spec["placement"])
+                           vertices=lib.Series(vertices), backend=spec["backend"])
     ids = None
     if user_ids is not None:
-        if spec["placement"] == _backend.DEVICE and _backend.is_pandas_object(user_ids):
+        if spec["backend"] == _backend.DEVICE and _backend.is_pandas_object(user_ids):
             user_ids = _backend.frame_library(_backend.DEVICE).from_pandas(user_ids)
-        elif spec["placement"] == _backend.HOST and _backend.is_cudf_object(user_ids):
+        elif spec["backend"] == _backend.HOST and _backend.is_cudf_object(user_ids):
             user_ids = user_ids.to_pandas()
-        ids = VertexIds(spec["placement"], v1 - v0, spec["vertex_dtype"],
+        ids = VertexIds(spec["backend"], v1 - v0, spec["vertex_dtype"],
                         user_ids.reset_index(drop=True))
     return Partition(rank, cuts, graph, ids, spec["vertex_dtype"], self_loops)

@@ -49,7 +49,7 @@ def test_one_gpu_worker_matches_cugraph(gpu_client, layout):
     edges = cudf.from_pandas(df)
     G = mg.CompressedGraph(directed=False, format=layout)
     G.from_dask_cudf_edgelist(dask_cudf.from_cudf(edges, npartitions=3), weight="weight")
-    assert G.placement == "device" and G.exchange == "dask"  # one worker: no NCCL needed
+    assert G.backend == "device" and G.exchange == "dask"  # one worker: no NCCL needed
     ref = cugraph.Graph(directed=False)
     ref.from_cudf_edgelist(edges, source="source", destination="destination",
                            weight="weight")
@@ -77,14 +77,18 @@ def test_one_gpu_worker_matches_cugraph(gpu_client, layout):
 
 
 @pytest.mark.gpu
-def test_pandas_partitions_placed_on_the_gpu(gpu_client):
+@pytest.mark.parametrize("placement", ["device", "host"])
+def test_pandas_partitions_built_on_the_gpu(gpu_client, placement):
+    """Device graphs from pandas partitions, their per-edge buffers in GPU memory or in pinned
+    host memory."""
     import dask.dataframe as dd
 
     import cugraph_compressed.dask as mg
 
     df = weighted_rmat(10, 7)
-    G = mg.CompressedGraph(directed=True, format="ef", placement="device")
-    G.from_dask_dataframe(dd.from_pandas(df, npartitions=2), weight="weight")
+    G = mg.CompressedGraph(directed=True, format="ef", placement=placement)
+    G.from_dask_dataframe(dd.from_pandas(df, npartitions=2), weight="weight", backend="device")
+    assert G.backend == "device" and G.placement == placement
     single = cgc.CompressedGraph(directed=True, format="ef").from_pandas_edgelist(
         df, weight="weight")
     start = int(df["source"][0])

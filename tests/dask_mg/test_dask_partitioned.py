@@ -59,7 +59,7 @@ def dask_frame(df, partitions=3):
 
 
 def build(client, df, k, directed, layout="csr", **kwargs):
-    G = mg.CompressedGraph(directed=directed, format=layout, placement="host")
+    G = mg.CompressedGraph(directed=directed, format=layout)
     kwargs.setdefault("weight", "weight")
     return G.from_dask_dataframe(dask_frame(df), workers=workers(client, k), **kwargs)
 
@@ -114,7 +114,7 @@ def test_every_algorithm_matches_the_single_graph(client, layout, directed, k, w
     assert G.number_of_vertices() == single.number_of_vertices()
     assert G.number_of_edges() == single.number_of_edges()
     assert len(G.vertex_ranges) == k and G.vertex_dtype == single.vertex_dtype
-    assert G.exchange == "dask"  # host workers: messages through Dask's communication
+    assert G.exchange == "dask" and G.backend == "host"  # messages through Dask
 
     start = 7 * STRIDE  # the out-hub
     bfs = computed(mg.bfs(G, start))
@@ -371,11 +371,15 @@ def test_other_names_go_to_cugraph_dask():
 
 def test_bad_input(client):
     df = edge_frame(1)
-    G = mg.CompressedGraph(placement="host")
+    G = mg.CompressedGraph()
     with pytest.raises(TypeError, match="dask.dataframe.DataFrame"):
         G.from_dask_dataframe(df)
     with pytest.raises(ValueError, match="placement"):
         mg.CompressedGraph(placement="gpu")
+    with pytest.raises(NotImplementedError, match="vertex_order"):
+        mg.CompressedGraph(vertex_order="degree")
+    with pytest.raises(ValueError, match="backend='tpu' is not one of"):
+        G.from_dask_dataframe(dask_frame(df), backend="tpu")
     with pytest.raises(ValueError, match="not a known layout"):
         mg.CompressedGraph(format="zip")
     with pytest.raises(ValueError, match="the graph is empty"):
@@ -399,8 +403,8 @@ def test_bad_input(client):
     with pytest.raises(ValueError, match="source holds 1 null value"):
         G.from_dask_dataframe(dask_frame(nulls), workers=workers(client, 1))
     if gpu_unavailable_reason() is not None:
-        with pytest.raises(RuntimeError, match="placement='host' for host workers"):
-            mg.CompressedGraph().from_dask_dataframe(dask_frame(df))  # "device" by default
+        with pytest.raises(RuntimeError, match="needs a usable GPU on every worker"):
+            mg.CompressedGraph().from_dask_dataframe(dask_frame(df), backend="device")
     built = build(client, df, 1, directed=False)
     with pytest.raises(RuntimeError, match="already has values"):
         built.from_dask_dataframe(dask_frame(df))
