@@ -27,6 +27,8 @@ Parts, each importing only those before it in this list:
 * ``transforms/``: ``udt`` and ``comb`` split long lists under synthetic vertices; the split
   graph's view hands the front door implementations that answer on the original vertices.
 * ``bench/``: the measuring harness behind ``python -m cugraph_compressed``.
+* ``dask/``: multi-worker graphs on a Dask cluster (``cugraph_compressed.dask``, mirroring
+  ``cugraph.dask``), imported only when asked for.
 * ``nx/``: the NetworkX backend (``nx.pagerank(G, backend="cugraph_compressed")``); NetworkX
   reads its metadata from the top-level ``_cugraph_compressed_nx`` without importing this package.
 

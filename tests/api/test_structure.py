@@ -40,6 +40,7 @@ FORBIDDEN = {
     "transforms": {"bench", "nx", "drop_in"},
     "bench": {"nx"},
     "nx": {"bench", "drop_in"},
+    "dask": {"bench", "drop_in", "nx"},
 }
 
 
