@@ -263,6 +263,31 @@ def pagerank_device(adjacency, alpha, teleport, start, out_weight, max_iter, tol
     return scores, iterations < max_iter
 
 
+def check_arguments(store_transposed, alpha, tol, max_iter, fail_on_nonconvergence):
+    """PageRank's scalar arguments checked as cuGraph checks them (its error types), and the
+    warning for a graph not stored transposed; every PageRank front door calls it.
+
+    Returns
+    -------
+    tuple
+        ``(alpha, tol, fail_on_nonconvergence)`` as numbers and a bool.
+    """
+    if not store_transposed:
+        warnings.warn(TRANSPOSED_WARNING, UserWarning, stacklevel=3)
+    alpha, tol = check_number("alpha", alpha), check_number("tol", tol)
+    fail_on_nonconvergence = check_bool("fail_on_nonconvergence", fail_on_nonconvergence)
+    if not 0.0 <= alpha <= 1.0:
+        raise RuntimeError(f"Invalid input argument: alpha should be in [0.0, 1.0], got {alpha!r}")
+    if not tol >= 0.0:
+        raise RuntimeError("Invalid input argument: epsilon (tol) should be non-negative, "
+                           f"got {tol!r}")
+    if isinstance(max_iter, bool) or not isinstance(max_iter, (int, np.integer)):
+        raise TypeError(f"max_iter must be an int, got {max_iter!r}")
+    if max_iter < 0:
+        raise OverflowError(f"max_iter={max_iter} is negative; it must be >= 0")
+    return alpha, tol, fail_on_nonconvergence
+
+
 @front_door("pagerank", host=pagerank_host, device=pagerank_device, orientation=ANY,
             check=check_weights, transposed=True)
 def pagerank(G, alpha=0.85, personalization=None, precomputed_vertex_out_weight=None,
@@ -306,19 +331,8 @@ def pagerank(G, alpha=0.85, personalization=None, precomputed_vertex_out_weight=
     FailedToConvergeError
         Not converged and ``fail_on_nonconvergence`` is True (cuGraph's class when installed).
     """
-    if not G.store_transposed:
-        warnings.warn(TRANSPOSED_WARNING, UserWarning, stacklevel=2)
-    alpha, tol = check_number("alpha", alpha), check_number("tol", tol)
-    fail_on_nonconvergence = check_bool("fail_on_nonconvergence", fail_on_nonconvergence)
-    if not 0.0 <= alpha <= 1.0:
-        raise RuntimeError(f"Invalid input argument: alpha should be in [0.0, 1.0], got {alpha!r}")
-    if not tol >= 0.0:
-        raise RuntimeError("Invalid input argument: epsilon (tol) should be non-negative, "
-                           f"got {tol!r}")
-    if isinstance(max_iter, bool) or not isinstance(max_iter, (int, np.integer)):
-        raise TypeError(f"max_iter must be an int, got {max_iter!r}")
-    if max_iter < 0:
-        raise OverflowError(f"max_iter={max_iter} is negative; it must be >= 0")
+    alpha, tol, fail_on_nonconvergence = check_arguments(
+        G.store_transposed, alpha, tol, max_iter, fail_on_nonconvergence)
     dtype = np.dtype(np.float64 if G.weight_dtype == np.float64 else np.float32)
     teleport = _dense(G, personalization, "values", "personalization", non_negative=True)
     if teleport is not None:

@@ -222,6 +222,18 @@ def sssp_device(adjacency, source: int, cutoff):
     return dist, pred
 
 
+def check_arguments(weighted: bool, source, cutoff) -> None:
+    """SSSP's checks of the graph's weights, the source and the cutoff, with cuGraph's error
+    types; every SSSP front door calls it."""
+    if not weighted:
+        raise RuntimeError("'SSSP' requires the input graph to be weighted. 'BFS' should be used "
+                           "instead of 'SSSP' for unweighted graphs.")
+    if not is_scalar(source):
+        raise ValueError(f"sssp takes one source vertex, got {source!r}")
+    if cutoff is not None and not check_number("cutoff", cutoff) >= 0:
+        raise ValueError(f"cutoff={cutoff!r} must be a non-negative number")
+
+
 @front_door("sssp", host=sssp_host, device=sssp_device, orientation=OUT, check=check_weights,
             source=True)
 def sssp(G, source=None, method=None, directed=None, return_predecessors=None, unweighted=None,
@@ -296,13 +308,7 @@ def sssp(G, source=None, method=None, directed=None, return_predecessors=None, u
         if value is not None:
             raise TypeError(f"'{name}' cannot be specified for a Graph-type input")
     source = indices if source is None else source
-    if not G.weighted:
-        raise RuntimeError("'SSSP' requires the input graph to be weighted. 'BFS' should be used "
-                           "instead of 'SSSP' for unweighted graphs.")
-    if not is_scalar(source):
-        raise ValueError(f"sssp takes one source vertex, got {source!r}")
-    if cutoff is not None and not check_number("cutoff", cutoff) >= 0:
-        raise ValueError(f"cutoff={cutoff!r} must be a non-negative number")
+    check_arguments(G.weighted, source, cutoff)
     (start,) = G.ids.to_internal([source], "source")
     dist, pred = ALGORITHM.run(G, int(start), cutoff)
     dist[dist == np.inf] = np.finfo(dist.dtype).max  # cuGraph's "unreachable"

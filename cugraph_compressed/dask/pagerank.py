@@ -11,16 +11,13 @@ than on one graph, so scores agree to rounding, not bit for bit.
 """
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
 from .. import _backend
-from .._args import check_bool, check_number
 from ..algorithms.pagerank import (
-    TRANSPOSED_WARNING,
     _dense,
     _failed_to_converge_error,
+    check_arguments,
     check_weights,
 )
 from .exchange import State, merged
@@ -123,19 +120,8 @@ def pagerank(input_graph, alpha=0.85, personalization=None, precomputed_vertex_o
     sent its range's slice.
     """
     G = check_graph(input_graph)
-    if not G.store_transposed:
-        warnings.warn(TRANSPOSED_WARNING, UserWarning, stacklevel=2)
-    alpha, tol = check_number("alpha", alpha), check_number("tol", tol)
-    fail_on_nonconvergence = check_bool("fail_on_nonconvergence", fail_on_nonconvergence)
-    if not 0.0 <= alpha <= 1.0:
-        raise RuntimeError(f"Invalid input argument: alpha should be in [0.0, 1.0], got {alpha!r}")
-    if not tol >= 0.0:
-        raise RuntimeError("Invalid input argument: epsilon (tol) should be non-negative, "
-                           f"got {tol!r}")
-    if isinstance(max_iter, bool) or not isinstance(max_iter, (int, np.integer)):
-        raise TypeError(f"max_iter must be an int, got {max_iter!r}")
-    if max_iter < 0:
-        raise OverflowError(f"max_iter={max_iter} is negative; it must be >= 0")
+    alpha, tol, fail_on_nonconvergence = check_arguments(
+        G.store_transposed, alpha, tol, max_iter, fail_on_nonconvergence)
     workers = G.workers
     n = G.number_of_vertices()
     dtype = np.dtype(np.float64 if G.weight_dtype == np.float64 else np.float32)

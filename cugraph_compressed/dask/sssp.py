@@ -12,9 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._args import check_number
-from .._backend import is_scalar, to_host
-from ..algorithms.sssp import distance_bound
+from .._backend import to_host
+from ..algorithms.sssp import check_arguments, distance_bound
 from .exchange import State, merged, smallest_per_vertex, to_user
 from .graph import check_graph, result_frame, seed, to_internal
 
@@ -103,13 +102,7 @@ def sssp(input_graph, source, cutoff=None, check_source=True):
         cutoff.
     """
     G = check_graph(input_graph)
-    if not G.is_weighted():
-        raise RuntimeError("'SSSP' requires the input graph to be weighted. 'BFS' should be used "
-                           "instead of 'SSSP' for unweighted graphs.")
-    if not is_scalar(source):
-        raise ValueError(f"sssp takes one source vertex, got {source!r}")
-    if cutoff is not None and not check_number("cutoff", cutoff) >= 0:
-        raise ValueError(f"cutoff={cutoff!r} must be a non-negative number")
+    check_arguments(G.is_weighted(), source, cutoff)
     workers = G.workers
     bad = workers.gather(workers.each(_bad_weights))
     total = sum(count for count, _ in bad)
