@@ -263,6 +263,31 @@ def pagerank_device(adjacency, alpha, teleport, start, out_weight, max_iter, tol
     return scores, iterations < max_iter
 
 
+def vertex_inputs(G, personalization, nstart, precomputed_vertex_out_weight, has_edges: bool):
+    """PageRank's per-vertex inputs as dense float64 vectors over ``G``'s vertices (None where
+    not given), checked as cuGraph checks them: ``(teleport, start, out_weight)``, the
+    personalization normalized to sum 1.  ``G`` is what :func:`_dense` reads (a graph view,
+    or the Dask graph's vertex lookup); every PageRank front door calls it."""
+    teleport = _dense(G, personalization, "values", "personalization", non_negative=True)
+    if teleport is not None:
+        if len(personalization) == 0:
+            raise RuntimeError("Invalid input argument: the personalization vector should not "
+                               "be empty")
+        total = teleport.sum()
+        if not total > 0:
+            raise RuntimeError(f"Invalid input argument: sum of personalization values should be "
+                               f"positive, got {total}")
+        teleport = teleport / total
+    start = _dense(G, nstart, "values", "nstart")
+    out_weight = _dense(G, precomputed_vertex_out_weight, "sums",
+                        "precomputed_vertex_out_weight", non_negative=True)
+    if out_weight is not None and has_edges and not out_weight.any():
+        raise ValueError("precomputed_vertex_out_weight gives every vertex an out-weight of 0: "
+                         "every vertex would be dangling while its edges still pass on its "
+                         "score, so the iteration cannot converge")
+    return teleport, start, out_weight
+
+
 def check_arguments(store_transposed, alpha, tol, max_iter, fail_on_nonconvergence):
     """PageRank's scalar arguments checked as cuGraph checks them (its error types), and the
     warning for a graph not stored transposed; every PageRank front door calls it.
@@ -334,23 +359,8 @@ def pagerank(G, alpha=0.85, personalization=None, precomputed_vertex_out_weight=
     alpha, tol, fail_on_nonconvergence = check_arguments(
         G.store_transposed, alpha, tol, max_iter, fail_on_nonconvergence)
     dtype = np.dtype(np.float64 if G.weight_dtype == np.float64 else np.float32)
-    teleport = _dense(G, personalization, "values", "personalization", non_negative=True)
-    if teleport is not None:
-        if personalization is not None and len(personalization) == 0:
-            raise RuntimeError("Invalid input argument: the personalization vector should not "
-                               "be empty")
-        total = teleport.sum()
-        if not total > 0:
-            raise RuntimeError(f"Invalid input argument: sum of personalization values should be "
-                               f"positive, got {total}")
-        teleport = teleport / total
-    start = _dense(G, nstart, "values", "nstart")
-    out_weight = _dense(G, precomputed_vertex_out_weight, "sums",
-                        "precomputed_vertex_out_weight", non_negative=True)
-    if out_weight is not None and G.num_edges and not out_weight.any():
-        raise ValueError("precomputed_vertex_out_weight gives every vertex an out-weight of 0: "
-                         "every vertex would be dangling while its edges still pass on its "
-                         "score, so the iteration cannot converge")
+    teleport, start, out_weight = vertex_inputs(
+        G, personalization, nstart, precomputed_vertex_out_weight, G.num_edges > 0)
     scores, converged = ALGORITHM.run(G, float(alpha), teleport, start, out_weight,
                                       int(max_iter), float(tol))
     result = G.ids.vertex_frame({"pagerank": scores.astype(dtype)})

@@ -15,10 +15,10 @@ import numpy as np
 
 from .. import _backend
 from ..algorithms.pagerank import (
-    _dense,
     _failed_to_converge_error,
     check_arguments,
     check_weights,
+    vertex_inputs,
 )
 from .exchange import State, merged
 from .graph import check_graph, result_frame, to_internal
@@ -126,24 +126,9 @@ def pagerank(input_graph, alpha=0.85, personalization=None, precomputed_vertex_o
     n = G.number_of_vertices()
     dtype = np.dtype(np.float64 if G.weight_dtype == np.float64 else np.float32)
     vertices = _Vertices(G)
-    teleport = _dense(vertices, _local(personalization), "values", "personalization",
-                      non_negative=True)
-    if teleport is not None:
-        if len(personalization) == 0:
-            raise RuntimeError("Invalid input argument: the personalization vector should not "
-                               "be empty")
-        total = teleport.sum()
-        if not total > 0:
-            raise RuntimeError(f"Invalid input argument: sum of personalization values should be "
-                               f"positive, got {total}")
-        teleport = teleport / total
-    start = _dense(vertices, _local(nstart), "values", "nstart")
-    out_weight = _dense(vertices, _local(precomputed_vertex_out_weight), "sums",
-                        "precomputed_vertex_out_weight", non_negative=True)
-    if out_weight is not None and G.number_of_edges(directed_edges=True) and not out_weight.any():
-        raise ValueError("precomputed_vertex_out_weight gives every vertex an out-weight of 0: "
-                         "every vertex would be dangling while its edges still pass on its "
-                         "score, so the iteration cannot converge")
+    teleport, start, out_weight = vertex_inputs(
+        vertices, _local(personalization), _local(nstart),
+        _local(precomputed_vertex_out_weight), G.number_of_edges(directed_edges=True) > 0)
     converged = True
     if n:
         given = [[tuple(None if v is None else v[v0:v1] for v in (teleport, start, out_weight))]
