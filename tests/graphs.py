@@ -23,6 +23,24 @@ def random_edges(num_vertices, num_edges, seed, dtype=np.int64, weighted=False):
     return df
 
 
+def call_peak(call):
+    """The RMM peak bytes of ``call()`` (on the GPU) above what was held before it, counted on
+    a second call, after a first one that loads the kernels."""
+    import rmm
+
+    previous = rmm.mr.get_current_device_resource()
+    rmm.statistics.enable_statistics()
+    try:
+        call()
+        rmm.statistics.push_statistics()
+        result = call()
+        peak = rmm.statistics.pop_statistics().peak_bytes
+        del result
+    finally:
+        rmm.mr.set_current_device_resource(previous)
+    return peak
+
+
 #: Vertices of :func:`reorientation_edges` (ids above its largest are isolated).
 REORIENTATION_VERTICES = 40_500
 

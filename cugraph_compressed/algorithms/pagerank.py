@@ -263,6 +263,17 @@ def pagerank_device(adjacency, alpha, teleport, start, out_weight, max_iter, tol
     return scores, iterations < max_iter
 
 
+def finish(result, converged, tol, max_iter, fail_on_nonconvergence):
+    """What a PageRank front door returns: ``result``, raising FailedToConvergeError when it
+    did not converge and ``fail_on_nonconvergence``; else ``(result, converged)``."""
+    if fail_on_nonconvergence:
+        if not converged:
+            raise _failed_to_converge_error()(
+                f"pagerank did not converge to tol={tol} within max_iter={max_iter} iterations")
+        return result
+    return result, bool(converged)
+
+
 def vertex_inputs(G, personalization, nstart, precomputed_vertex_out_weight, has_edges: bool):
     """PageRank's per-vertex inputs as dense float64 vectors over ``G``'s vertices (None where
     not given), checked as cuGraph checks them: ``(teleport, start, out_weight)``, the
@@ -364,12 +375,7 @@ def pagerank(G, alpha=0.85, personalization=None, precomputed_vertex_out_weight=
     scores, converged = ALGORITHM.run(G, float(alpha), teleport, start, out_weight,
                                       int(max_iter), float(tol))
     result = G.ids.vertex_frame({"pagerank": scores.astype(dtype)})
-    if fail_on_nonconvergence:
-        if not converged:
-            raise _failed_to_converge_error()(
-                f"pagerank did not converge to tol={tol} within max_iter={max_iter} iterations")
-        return result
-    return result, bool(converged)
+    return finish(result, converged, tol, max_iter, fail_on_nonconvergence)
 
 
 ALGORITHM = ALGORITHMS["pagerank"]

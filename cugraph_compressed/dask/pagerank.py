@@ -15,9 +15,9 @@ import numpy as np
 
 from .. import _backend
 from ..algorithms.pagerank import (
-    _failed_to_converge_error,
     check_arguments,
     check_weights,
+    finish,
     vertex_inputs,
 )
 from .exchange import State, merged
@@ -150,12 +150,7 @@ def pagerank(input_graph, alpha=0.85, personalization=None, precomputed_vertex_o
         parts = [workers.submit(r, _empty_result, workers.partitions[r], dtype)
                  for r in range(workers.size)]
     result = result_frame(workers, parts)
-    if fail_on_nonconvergence:
-        if not converged:
-            raise _failed_to_converge_error()(
-                f"pagerank did not converge to tol={tol} within max_iter={max_iter} iterations")
-        return result
-    return result, bool(converged)
+    return finish(result, converged, tol, max_iter, fail_on_nonconvergence)
 
 
 class _Vertices:

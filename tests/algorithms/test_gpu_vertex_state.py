@@ -7,6 +7,7 @@ type), so they catch a working array that widens or one that grows with the edge
 """
 import numpy as np
 import pytest
+from graphs import call_peak
 
 import cugraph_compressed as cgc
 from cugraph_compressed.generators import rmat_edgelist
@@ -17,22 +18,6 @@ SCALE = 18  # 262144 vertices, 4 M edges: fixed costs (kernel arguments, scalars
 SLACK = 1 << 20
 #: Peak bytes per vertex of each call on a graph with int32 ids, unweighted.
 BOUNDS = {"bfs": 36, "pagerank": 52, "weakly_connected_components": 36}
-
-
-def call_peak(call):
-    import rmm
-
-    previous = rmm.mr.get_current_device_resource()
-    rmm.statistics.enable_statistics()
-    try:
-        call()  # kernels loaded first
-        rmm.statistics.push_statistics()
-        result = call()
-        peak = rmm.statistics.pop_statistics().peak_bytes
-        del result
-    finally:
-        rmm.mr.set_current_device_resource(previous)
-    return peak
 
 
 @pytest.mark.filterwarnings("ignore:Pagerank expects")  # out-lists on purpose: one graph

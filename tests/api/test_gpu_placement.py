@@ -22,6 +22,7 @@ import pytest
 from graphs import (
     PAGERANK_ARGS,
     by_vertex,
+    call_peak,
     check_bfs_against_cugraph,
     check_sssp_against_cugraph,
     cugraph_result,
@@ -152,24 +153,6 @@ def test_reoriented_host_placed_graph_stays_host_placed(layout):
 
 
 # -- GPU memory of the algorithms -------------------------------------------------------------
-def call_peak(call):
-    """The RMM peak of ``call()`` above what was held before it (after a first call that
-    loads the kernels)."""
-    import rmm
-
-    previous = rmm.mr.get_current_device_resource()
-    rmm.statistics.enable_statistics()
-    try:
-        call()
-        rmm.statistics.push_statistics()
-        result = call()
-        peak = rmm.statistics.pop_statistics().peak_bytes
-        del result
-    finally:
-        rmm.mr.set_current_device_resource(previous)
-    return peak
-
-
 @pytest.mark.parametrize("layout", LAYOUTS)
 @pytest.mark.parametrize("directed", [True, False], ids=["directed", "undirected"])
 def test_algorithm_peak_on_a_host_placed_graph_is_vertex_state(layout, directed):
