@@ -163,7 +163,9 @@ def merged(xp, inbox, dtypes):
     parts = [m for m in inbox if m is not None and int(m[0].size)]
     if not parts:
         return tuple(xp.zeros(0, dtype=d) for d in dtypes)
-    return tuple(xp.concatenate([m[c] for m in parts]).astype(d, copy=False)
+    # A first round's messages come from the driver as NumPy arrays, which CuPy does not
+    # concatenate with its own.
+    return tuple(xp.concatenate([xp.asarray(m[c]) for m in parts]).astype(d, copy=False)
                  for c, d in enumerate(dtypes))
 
 

@@ -20,6 +20,7 @@ The build (every step a Dask computation; no step gathers the edges or the ids o
 from __future__ import annotations
 
 import math
+import weakref
 
 import numpy as np
 
@@ -218,6 +219,7 @@ class CompressedGraph:
         facts = held.gather(held.each(_facts))  # waits for every build
         if backend == DEVICE and k > 1 and all(held.gather(held.each(_nccl_available))):
             held.nccl = _nccl.Session(held)  # GPU to GPU, not through Dask
+            weakref.finalize(self, _nccl.release, client, held.addresses, held.nccl.token)
         self._workers, self.backend = held, backend
         self._facts = {"num_vertices": n, "cuts": cuts, "renumbered": renumber,
                        "weighted": weighted, "vertex_dtype": spec["vertex_dtype"],

@@ -69,6 +69,20 @@ class Session:
         workers.gather([workers.submit(r, _close, self.token, r) for r in range(self.size)])
 
 
+def release(client, addresses, token: str) -> None:
+    """Destroy the communicators of session ``token`` once its graph is collected: each
+    holds NCCL's buffers on its GPU until then.  Fire and forget, as a finalizer must not wait
+    on the workers."""
+    from distributed import fire_and_forget
+
+    try:
+        for rank, address in enumerate(addresses):
+            fire_and_forget(client.submit(_close, token, rank, workers=[address],
+                                          allow_other_workers=False, pure=False))
+    except Exception:  # the client is closed: the workers' communicators went with it
+        pass
+
+
 def all_to_all(token: str, rank: int, size: int, outbox, dtypes):
     """Send ``outbox[j]`` (a tuple of CuPy arrays of ``dtypes``, or None) to rank ``j`` and
     receive one such tuple from every rank, in rank order."""

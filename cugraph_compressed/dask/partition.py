@@ -155,7 +155,9 @@ class Partition:
         self.backend = graph.backend
         self.xp = _backend.array_module(self.backend)
         self.global_ids = values(graph.nodes(), self.xp)  # the graph's own map, not a copy
-        self.first = int(self.xp.searchsorted(self.global_ids, self.v0))
+        # CuPy searches only for arrays, not Python scalars.
+        self.first = int(self.xp.searchsorted(
+            self.global_ids, self.xp.asarray([self.v0], dtype=self.global_ids.dtype))[0])
         self.adjacency = graph.view().adjacency(OUT)
         self.ids = ids
         self.vertex_dtype = np.dtype(vertex_dtype)

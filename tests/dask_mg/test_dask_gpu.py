@@ -1,5 +1,8 @@
 """The multi-worker graph on GPU workers (dask_cuda's LocalCUDACluster, dask_cudf input,
-placement="device") against cuGraph on the same edges."""
+placement="device"): every algorithm and layout on one worker against single-GPU cuGraph on the
+same edges, and on two workers (messages through NCCL) against cugraph.dask on the same
+cluster.  The 2-GPU tests carry ``multigpu`` and are deselected on hosts with fewer GPUs
+(tests/dask_mg/conftest.py); run them with ``-m multigpu``."""
 import warnings
 
 import numpy as np
@@ -12,28 +15,98 @@ from cugraph_compressed.generators import rmat_edgelist
 LAYOUTS = sorted(cgc.FORMATS)
 
 
-@pytest.fixture(scope="module")
-def gpu_client():
+def cuda_client(workers):
+    """A client of ``workers`` dask_cuda workers (None without a usable GPU: the GPU gate
+    skips or fails each test), shuffling by tasks as the CPU tests do."""
     from cugraph_compressed._backend import gpu_unavailable_reason
 
     if gpu_unavailable_reason() is not None:
-        yield None  # the GPU gate skips (or fails) each test
+        yield None
         return
+    import dask
     from dask_cuda import LocalCUDACluster
     from distributed import Client
 
-    with LocalCUDACluster(n_workers=1) as cluster, Client(cluster) as client:
+    with dask.config.set({"dataframe.shuffle.method": "tasks"}), \
+            LocalCUDACluster(n_workers=workers) as cluster, Client(cluster) as client:
         yield client
 
 
+@pytest.fixture(scope="module")
+def gpu_client():
+    yield from cuda_client(1)
+
+
+@pytest.fixture(scope="module")
+def two_gpu_client():
+    client_iter = cuda_client(2)
+    client = next(client_iter)
+    if client is None:
+        yield None
+        return
+    from cugraph.dask.comms import comms
+
+    comms.initialize(p2p=True)
+    try:
+        yield client
+    finally:
+        comms.destroy()
+        client_iter.close()
+
+
 def weighted_rmat(scale, seed):
+    """R-MAT edges with one row per unordered pair and the smallest of its weights (pandas):
+    which of several parallel weights cuGraph keeps is unspecified, and SSSP and PageRank
+    read them."""
     df = rmat_edgelist(scale, seed=seed)
     df["weight"] = np.random.default_rng(seed).integers(1, 9, len(df)).astype(np.float32)
-    return df
+    low = np.minimum(df["source"], df["destination"])
+    high = np.maximum(df["source"], df["destination"])
+    df = df.assign(source=low, destination=high)
+    return df.groupby(["source", "destination"], as_index=False)["weight"].min()
 
 
 def host(frame):
     return frame.compute().to_pandas().sort_values("vertex").reset_index(drop=True)
+
+
+def assert_same_results(ours, theirs, start):
+    """Our four results (Dask frames) against a reference's (pandas, by vertex)."""
+    got = host(ours["bfs"])
+    ref = theirs["bfs"]
+    assert got["vertex"].tolist() == ref["vertex"].tolist()
+    assert got["distance"].tolist() == ref["distance"].tolist()
+    # A predecessor is one level closer (ours may pick another of equal standing).
+    level = dict(zip(ref["vertex"], ref["distance"]))
+    reached = got[got["predecessor"] >= 0]
+    assert all(level[p] + 1 == d for p, d in zip(reached["predecessor"], reached["distance"]))
+
+    got, ref = host(ours["sssp"]), theirs["sssp"]
+    assert got["vertex"].tolist() == ref["vertex"].tolist()
+    np.testing.assert_allclose(got["distance"], ref["distance"], rtol=1e-6)
+
+    got, ref = host(ours["pagerank"]), theirs["pagerank"]
+    assert got["vertex"].tolist() == ref["vertex"].tolist()
+    np.testing.assert_allclose(got["pagerank"], ref["pagerank"], atol=1e-5)
+
+    got, ref = host(ours["wcc"]), theirs["wcc"]
+    partition = {frozenset(g["vertex"]) for _, g in got.groupby("labels")}
+    assert partition == {frozenset(g["vertex"]) for _, g in ref.groupby("labels")}
+
+
+def run_ours(G, start):
+    import cugraph_compressed.dask as mg
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # PageRank's store_transposed hint
+        return {"bfs": mg.bfs(G, start), "sssp": mg.sssp(G, start),
+                "pagerank": mg.pagerank(G), "wcc": mg.weakly_connected_components(G)}
+
+
+def by_vertex(frame):
+    if hasattr(frame, "compute"):
+        frame = frame.compute()
+    return frame.to_pandas().sort_values("vertex").reset_index(drop=True)
 
 
 @pytest.mark.gpu
@@ -54,26 +127,73 @@ def test_one_gpu_worker_matches_cugraph(gpu_client, layout):
     ref.from_cudf_edgelist(edges, source="source", destination="destination",
                            weight="weight")
     start = int(df["source"][0])
-
-    ours = host(mg.bfs(G, start))
-    theirs = cugraph.bfs(ref, start).to_pandas().sort_values("vertex").reset_index(drop=True)
-    assert ours["vertex"].tolist() == theirs["vertex"].tolist()
-    assert ours["distance"].tolist() == theirs["distance"].tolist()
-
-    ours = host(mg.sssp(G, start))
-    theirs = cugraph.sssp(ref, start).to_pandas().sort_values("vertex").reset_index(drop=True)
-    np.testing.assert_allclose(ours["distance"], theirs["distance"], rtol=1e-6)
-
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
-        ours = host(mg.pagerank(G))
-        theirs = cugraph.pagerank(ref).to_pandas().sort_values("vertex").reset_index(drop=True)
-    np.testing.assert_allclose(ours["pagerank"], theirs["pagerank"], atol=1e-5)
+        theirs = {"bfs": by_vertex(cugraph.bfs(ref, start)),
+                  "sssp": by_vertex(cugraph.sssp(ref, start)),
+                  "pagerank": by_vertex(cugraph.pagerank(ref)),
+                  "wcc": by_vertex(cugraph.weakly_connected_components(ref))}
+    assert_same_results(run_ours(G, start), theirs, start)
 
-    ours = host(mg.weakly_connected_components(G))
-    theirs = cugraph.weakly_connected_components(ref).to_pandas()
-    partition = {frozenset(g["vertex"]) for _, g in ours.groupby("labels")}
-    assert partition == {frozenset(g["vertex"]) for _, g in theirs.groupby("labels")}
+
+@pytest.mark.gpu
+@pytest.mark.multigpu
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_two_gpu_workers_match_cugraph_dask(two_gpu_client, layout):
+    """Two GPU workers exchanging through NCCL, against cugraph.dask on the same cluster and
+    the same dask_cudf frame."""
+    import cudf
+    import cugraph
+    import cugraph.dask as cugraph_dask
+    import dask_cudf
+
+    import cugraph_compressed.dask as mg
+
+    df = weighted_rmat(12, 10 + LAYOUTS.index(layout))
+    ddf = dask_cudf.from_cudf(cudf.from_pandas(df), npartitions=4).persist()
+    G = mg.CompressedGraph(directed=False, format=layout)
+    G.from_dask_cudf_edgelist(ddf, weight="weight")
+    assert G.backend == "device" and G.exchange == "nccl"
+    assert all(f["vertices"] for f in G.partition_facts())  # both ranks hold vertices
+    ref = cugraph.Graph(directed=False)
+    ref.from_dask_cudf_edgelist(ddf, source="source", destination="destination",
+                                weight="weight")
+    transposed = cugraph.Graph(directed=False)
+    transposed.from_dask_cudf_edgelist(ddf, source="source", destination="destination",
+                                       weight="weight", store_transposed=True)
+    start = int(df["source"][0])
+    theirs = {"bfs": by_vertex(cugraph_dask.bfs(ref, start)),
+              "sssp": by_vertex(cugraph_dask.sssp(ref, start)),
+              "pagerank": by_vertex(cugraph_dask.pagerank(transposed)),
+              "wcc": by_vertex(cugraph_dask.weakly_connected_components(ref))}
+    assert_same_results(run_ours(G, start), theirs, start)
+
+
+@pytest.mark.gpu
+@pytest.mark.multigpu
+def test_two_gpu_workers_directed_bfs_through_nccl(two_gpu_client):
+    """A directed graph from pandas partitions built on the GPUs (backend="device") on two
+    workers: BFS and PageRank equal the single graph's host backend."""
+    import dask.dataframe as dd
+
+    import cugraph_compressed.dask as mg
+
+    df = weighted_rmat(10, 3)
+    G = mg.CompressedGraph(directed=True, format="cgr")
+    G.from_dask_dataframe(dd.from_pandas(df, npartitions=3), weight="weight",
+                          backend="device")
+    assert G.exchange == "nccl"
+    single = cgc.CompressedGraph(directed=True, format="cgr").from_pandas_edgelist(
+        df, weight="weight")
+    start = int(df["source"][0])
+    got = host(mg.bfs(G, start))
+    expected = cgc.bfs(single, start).sort_values("vertex").reset_index(drop=True)
+    assert got["distance"].tolist() == expected["distance"].tolist()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        got = host(mg.pagerank(G))
+        expected = cgc.pagerank(single).sort_values("vertex").reset_index(drop=True)
+    np.testing.assert_allclose(got["pagerank"], expected["pagerank"], atol=1e-6)
 
 
 @pytest.mark.gpu
@@ -94,5 +214,7 @@ def test_pandas_partitions_built_on_the_gpu(gpu_client, placement):
     start = int(df["source"][0])
     ours = host(mg.bfs(G, start))
     expected = cgc.bfs(single, start)
-    assert ours["distance"].tolist() == expected["distance"].tolist()
     assert isinstance(expected, pd.DataFrame)
+    expected = expected.sort_values("vertex").reset_index(drop=True)
+    assert ours["vertex"].tolist() == expected["vertex"].tolist()
+    assert ours["distance"].tolist() == expected["distance"].tolist()
