@@ -77,8 +77,9 @@ class Module:
         group = self.templates[name][3:]
         names = []
         for fmt, weights, uses_view, *other in self.templates.values():
-            if other != list(group) or (weights and weight is None) or (uses_view and view is None) \
-                    or ("{vertex}" in fmt and vertex is None):
+            lacking = ((weights and weight is None) or (uses_view and view is None)
+                       or ("{vertex}" in fmt and vertex is None))
+            if other != list(group) or lacking:
                 continue
             names.append(fmt.format(view=view, vertex=vertex, weight=weight))
         expr = self.templates[name][0].format(view=view, vertex=vertex, weight=weight)
