@@ -2,7 +2,6 @@
 from pathlib import Path
 
 import numpy as np
-
 import pytest
 
 import cugraph_compressed  # noqa: F401  (registers the kernel sources)
