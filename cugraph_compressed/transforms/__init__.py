@@ -1,4 +1,4 @@
-"""Graph transforms that reduce degree skew: Tigr's UDT and graph combing.
+"""Graph transforms that reduce degree skew: Tigr's virtual split and UDT, and graph combing.
 
 ``udt(G, degree_bound=K)`` and ``comb(G, threshold, width)`` return a
 :class:`~.graph.TransformedGraph`: the same layout and parameters, on the same backend, whose
@@ -7,11 +7,9 @@ piece by piece through the streaming build.  The package's algorithms take it li
 and answer on the original vertices with the original graph's results (:mod:`.algorithms`);
 ``G.transform`` (:class:`~.graph.Transform`) records what was added, bytes included.
 
-Which to use: UDT bounds every list at ``K`` (a tree of depth ``log_K`` per long list); comb
-splits only lists above a threshold, one level deep, so the owner keeps ``ceil(d / width)``
-edges.  Both add one vertex and one edge per synthetic vertex and a 0/1 BFS on top; the
-package's traversal core already balances long lists by cutting them into warp-sized items,
-so neither is expected to speed up its GPU kernels much: measure before relying on one.
+UDT bounds every list at ``K`` (a tree of depth ``log_K`` per long list); comb splits only
+lists above a threshold, one level deep, so the owner keeps ``ceil(d / width)`` edges.  Both
+add one vertex and one edge per synthetic vertex and a 0/1 BFS on top.
 
 ``virtual_split(G, part_size=P)`` (Tigr's virtual split with edge-array coalescing,
 :mod:`.virtual`) changes no list: it cuts each list into parts of about ``P`` ranks, virtual
