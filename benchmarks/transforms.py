@@ -24,13 +24,14 @@ from each word to the next one in the same file; word frequencies follow Zipf's 
 degrees are heavy-tailed; test directories left out).  Its size does not depend on
 ``--scale``: about 54 k words and 1.4 M edges (largest out-degree 59 k) for CPython 3.11.
 
-``--budget-s`` (default 480) bounds one invocation: once it is spent, the remaining rows are
-skipped and listed under ``skipped`` in the JSON (the first row of each graph always runs).
-``--graphs``, ``--formats``, ``--transforms``, ``--algorithms`` and ``--repeats`` trim it.
+``--budget-s`` (default 480) bounds one invocation: once it is spent, the layouts and graphs
+not yet started are skipped and listed under ``skipped`` in the JSON (a layout already started
+finishes its transforms).  ``--graphs``, ``--formats``, ``--transforms``, ``--algorithms`` and
+``--repeats`` trim it; at scale 24, one invocation per graph covers everything.
 
 Run from the repository root::
 
-    python benchmarks/transforms.py --scale 24 --json $OUT/transforms.json
+    python benchmarks/transforms.py --scale 24 --graphs rmat --json $OUT/transforms-rmat.json
     python benchmarks/transforms.py --scale 12 --backend host --formats csr ef   # a CPU check
 """
 import argparse
