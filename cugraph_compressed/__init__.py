@@ -24,8 +24,9 @@ Parts, each importing only those before it in this list:
   byte-limited pieces (``_text_pieces.py``) into a graph through the streaming build.
 * ``algorithms/``: one ``.py`` + ``.cu`` per algorithm, registered by its front door
   (``algorithms/registry.py``); this namespace exports every registered function.
-* ``transforms/``: ``udt`` and ``comb`` split long lists under synthetic vertices; the split
-  graph's view hands the front door implementations that answer on the original vertices.
+* ``transforms/``: ``udt`` and ``comb`` split long lists under synthetic vertices,
+  ``virtual_split`` hands lists out as parts (virtual vertices); the transformed graph's view
+  hands the front door implementations that answer on the original vertices.
 * ``bench/``: the measuring harness behind ``python -m cugraph_compressed``.
 * ``dask/``: multi-worker graphs on a Dask cluster (``cugraph_compressed.dask``, mirroring
   ``cugraph.dask``), imported only when asked for.

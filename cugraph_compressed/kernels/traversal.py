@@ -3,9 +3,10 @@ kernel protocol (view argument block, item counts, prefix sum, tile grid), and i
 knobs (:class:`TraversalConfig`).
 
 Kernels are instantiated per layout view type (``Layout.device_view_types()``), vertex type
-and, where weights take part, weight type; every module compiles all of its instantiations at
-once (NVRTC, cached on disk) and CI compiles them all.  This module sits below both the graph
-(whose edges are decoded here when it re-orients its storage) and the algorithms.
+and, where weights take part, weight type; a run compiles only the instantiations for its own
+types (:class:`Module`; NVRTC, cached on disk) and CI compiles them all.  This module sits
+below both the graph (whose edges are decoded here when it re-orients its storage) and the
+algorithms.
 """
 from __future__ import annotations
 
@@ -48,10 +49,17 @@ def instantiations(template, *, weights=False, view=True):
 
 
 class Module:
-    """One kernel source and the templates it defines; compiles every instantiation together.
+    """One kernel source and the templates it defines.
 
     ``source`` is the ``.cu`` path (an algorithm passes ``Path(__file__).with_name(...)``);
-    ``templates`` maps a short name to (format string, uses weights, uses a view)."""
+    ``templates`` maps a short name to (format string, uses weights, uses a view) or
+    (format string, uses weights, uses a view, group).
+
+    A call compiles only what its run can launch (:meth:`names_for`): the templates of its
+    group (all of them when none is named) instantiated for its own view, vertex and weight
+    types.  One module of every instantiation would take NVRTC minutes on first use (a view
+    type per layout, two vertex and two weight types); CI still compiles them all at once
+    (:meth:`all_names`, ``tests/native``)."""
 
     def __init__(self, source, templates):
         self.source = Path(source)
@@ -59,17 +67,32 @@ class Module:
         register(self.source, self.all_names)
 
     def all_names(self):
-        return [n for fmt, w, v in self.templates.values()
+        return [n for fmt, w, v, *_ in self.templates.values()
                 for n in instantiations(fmt, weights=w, view=v)]
 
+    def names_for(self, name, view=None, vertex=None, weight=None):
+        """The instantiations compiled together with template ``name`` for these C++ types:
+        each template of its group whose placeholders the types fill (one needing a type not
+        given is left out), the requested one first."""
+        group = self.templates[name][3:]
+        names = []
+        for fmt, weights, uses_view, *other in self.templates.values():
+            lacking = ((weights and weight is None) or (uses_view and view is None)
+                       or ("{vertex}" in fmt and vertex is None))
+            if other != list(group) or lacking:
+                continue
+            names.append(fmt.format(view=view, vertex=vertex, weight=weight))
+        expr = self.templates[name][0].format(view=view, vertex=vertex, weight=weight)
+        return list(dict.fromkeys([expr, *names]))
+
     def kernel(self, name, *, view=None, vertex=None, weight=None, checked=False):
-        """One instantiation of template ``name``; ``checked``: from the checked build
-        (``kernels/common.cuh``), which only kernels reading a layout view differ in."""
-        fmt = self.templates[name][0]
+        """One instantiation of template ``name``, compiled with :meth:`names_for`'s set;
+        ``checked``: from the checked build (``kernels/common.cuh``), which only kernels
+        reading a layout view differ in."""
         vertex = VERTEX_TYPES.get(np.dtype(vertex)) if vertex is not None else None
         weight = WEIGHT_TYPES.get(np.dtype(weight)) if weight is not None else None
-        expr = fmt.format(view=view, vertex=vertex, weight=weight)
-        return get_kernel(self.source, expr, self.all_names(),
+        names = self.names_for(name, view, vertex, weight)
+        return get_kernel(self.source, names[0], names,
                           defines=(CHECKED,) if checked else ())
 
 

@@ -1,4 +1,4 @@
-"""Graph transforms that reduce degree skew: Tigr's UDT and graph combing.
+"""Graph transforms that reduce degree skew: Tigr's virtual split and UDT, and graph combing.
 
 ``udt(G, degree_bound=K)`` and ``comb(G, threshold, width)`` return a
 :class:`~.graph.TransformedGraph`: the same layout and parameters, on the same backend, whose
@@ -7,39 +7,41 @@ piece by piece through the streaming build.  The package's algorithms take it li
 and answer on the original vertices with the original graph's results (:mod:`.algorithms`);
 ``G.transform`` (:class:`~.graph.Transform`) records what was added, bytes included.
 
-Which to use: UDT bounds every list at ``K`` (a tree of depth ``log_K`` per long list); comb
-splits only lists above a threshold, one level deep, so the owner keeps ``ceil(d / width)``
-edges.  Both add one vertex and one edge per synthetic vertex and a 0/1 BFS on top; the
-package's traversal core already balances long lists by cutting them into warp-sized items,
-so neither is expected to speed up its GPU kernels much: measure before relying on one.
+UDT bounds every list at ``K`` (a tree of depth ``log_K`` per long list); comb splits only
+lists above a threshold, one level deep, so the owner keeps ``ceil(d / width)`` edges.  Both
+add one vertex and one edge per synthetic vertex and a 0/1 BFS on top.
 
-Tigr's other transform, the **virtual split** with edge-array coalescing, is designed here but
-not built.  It would keep the stored lists and add a per-family table: a list of ``d > P``
-edges (``P`` the part size, Tigr's 8) becomes ``n = ceil(d / P)`` virtual vertices
-``{physical vertex, part j}``, part ``j`` reading ranks ``j, j + n, j + 2n, ...`` so that the
-parts of a family read consecutive edges at each step; values stay on the physical vertex
-(atomics), so every algorithm keeps its results with no extra vertices or levels.  A strided
-rank needs random access into a list: direct on ``csr`` and ``fl`` (an offset and a fixed
-width), through the forward pointers on ``ef`` (select from the nearest pointer, at most
-``k - 1`` values away); ``cgr`` has no random access inside residuals, so its parts would be
-its existing contiguous residual segments instead of strides.  It would be a traversal option
-(work items by family instead of by list) measured against the current core, which already
-cuts long lists into contiguous items.
+``virtual_split(G, part_size=P)`` (Tigr's virtual split with edge-array coalescing,
+:mod:`.virtual`) changes no list: it cuts each list into parts of about ``P`` ranks, virtual
+vertices whose values live on the physical vertex, and the algorithms hand out work by part
+(strided parts on ``csr``, ``fl`` and ``ef``, contiguous ones on ``cgr``).  It adds no vertex,
+edge, level or byte, and every algorithm returns exactly what the original graph returns.
+
+Which to use: the virtual split first (free, every algorithm, every layout); UDT or comb only
+where a bounded stored degree is itself wanted (they rebuild the graph, add vertices and make
+BFS a 0/1 search).  The package's traversal core already cuts long lists into balanced items,
+so none of them is expected to speed its GPU kernels up much: ``benchmarks/transforms.py``
+measures each against the untransformed graph.
+
+Every transform keeps the original graph's backend and placement (a transform of a
+host-placed graph keeps its per-edge buffers in pinned host memory);
+``transform.added_bytes_by_placement`` says where its added bytes are.
 """
 from __future__ import annotations
 
-from .._args import check_int
+from .._args import check_bool, check_int
 from ..graph import CompressedGraph
 from .graph import Transform, TransformedGraph
 from .split_edges import SplitPlan
+from .virtual import VirtualGraph
 
-__all__ = ["Transform", "TransformedGraph", "comb", "udt"]
+__all__ = ["Transform", "TransformedGraph", "VirtualGraph", "comb", "udt", "virtual_split"]
 
 
 def _check_graph(G, what: str) -> None:
     if not isinstance(G, CompressedGraph):
         raise TypeError(f"{what} takes a CompressedGraph, got {type(G).__name__}")
-    if isinstance(G, TransformedGraph):
+    if isinstance(G, (TransformedGraph, VirtualGraph)):
         raise TypeError(f"{what}: the graph is already a {G.transform.kind} graph; transform "
                         "the original graph instead")
     G.view()  # ValueError for a graph with no edge list
@@ -113,3 +115,40 @@ def comb(G, threshold, width) -> TransformedGraph:
     width = check_int("width", width, 1)
     return TransformedGraph(G, SplitPlan("comb", threshold, width),
                             {"threshold": threshold, "width": width})
+
+
+def virtual_split(G, part_size=8, coalesce=True) -> VirtualGraph:
+    """Tigr's virtual split: every list longer than ``part_size`` is handed to the algorithms
+    as a family of ``ceil(degree / part_size)`` virtual vertices over the same stored list,
+    whose values stay on the physical vertex (:mod:`.virtual`).
+
+    Parameters
+    ----------
+    G : CompressedGraph
+        A built graph, host or device, any layout and placement; it is not changed, and the
+        result shares its buffers.
+    part_size : int
+        ``P`` >= 1, ranks per virtual vertex (Tigr's 8).
+    coalesce : bool
+        Edge-array coalescing: part ``j`` of a family of ``n`` takes ranks ``j, j + n, ...``
+        on ``csr``, ``fl`` and ``ef``; ``cgr`` (no random access inside its residual segments)
+        and ``coalesce=False`` take contiguous ranks, ``P`` rounded up to the layout's decode
+        chunk.
+
+    Returns
+    -------
+    VirtualGraph
+        Answers every query and algorithm (BFS, SSSP, PageRank, WCC) as ``G`` does;
+        ``.transform`` records the parts (``added_bytes`` 0: no table is stored).
+
+    Raises
+    ------
+    TypeError
+        ``G`` is not a CompressedGraph or is already transformed, ``part_size`` is not an
+        integer, or ``coalesce`` is not a bool.
+    ValueError
+        ``part_size`` < 1, or ``G`` has no edge list.
+    """
+    _check_graph(G, "virtual_split")
+    part_size = check_int("part_size", part_size, 1)
+    return VirtualGraph(G, part_size, check_bool("coalesce", coalesce))

@@ -37,6 +37,7 @@ import numpy as np
 
 from .._backend import HOST
 from .._source import slot_decoder
+from ..algorithms.bfs import MODULE as BFS_MODULE
 from ..algorithms.components import wcc_host
 from ..algorithms.sssp import sssp_device, sssp_host
 from ..kernels.traversal import Module, Traversal
@@ -168,15 +169,16 @@ def bfs_levels(adjacency, sources, depth_limit, *, runs: SplitRuns):
     return _hops(dist, runs, dist != unreached), runs.to_roots(pred).astype(runs.vertex_dtype)
 
 
+#: split.cu's kernels, grouped by algorithm: a run compiles its own group only.
 MODULE = Module(Path(__file__).with_name("split.cu"), {
-    "seed": ("split_bfs_seed<{vertex}>", False, False),
-    "expand": ("split_bfs_expand<{view}, {vertex}, false>", False, True),
-    "expand_warps": ("split_bfs_expand<{view}, {vertex}, true>", False, True),
-    "hook": ("split_wcc_hook<{view}, {vertex}, false>", False, True),
-    "hook_warps": ("split_wcc_hook<{view}, {vertex}, true>", False, True),
-    "compress": ("wcc_compress<{vertex}>", False, False),
-    "spmv": ("split_pagerank_spmv<{view}, {vertex}, {weight}, false>", True, True),
-    "spmv_warps": ("split_pagerank_spmv<{view}, {vertex}, {weight}, true>", True, True),
+    "expand": ("split_bfs_expand<{view}, {vertex}, false>", False, True, "bfs"),
+    "expand_warps": ("split_bfs_expand<{view}, {vertex}, true>", False, True, "bfs"),
+    "hook": ("split_wcc_hook<{view}, {vertex}, false>", False, True, "wcc"),
+    "hook_warps": ("split_wcc_hook<{view}, {vertex}, true>", False, True, "wcc"),
+    "compress": ("wcc_compress<{vertex}>", False, False, "wcc"),
+    "spmv": ("split_pagerank_spmv<{view}, {vertex}, {weight}, false>", True, True, "pagerank"),
+    "spmv_warps": ("split_pagerank_spmv<{view}, {vertex}, {weight}, true>", True, True,
+                   "pagerank"),
 })
 
 
@@ -202,7 +204,7 @@ def bfs_split_device(adjacency, sources, depth_limit, *, runs: SplitRuns):
     rounds = [cp.empty(max(total - n, 1), dtype=vtype) for _ in range(2)]
     kept, split = cp.zeros(1, dtype=cp.uint64), cp.zeros(1, dtype=cp.uint64)
     sources = cp.asarray(sources, dtype=vtype)
-    MODULE.kernel("seed", vertex=vtype)(
+    BFS_MODULE.kernel("seed", vertex=vtype)(
         *run.grid(sources.size), (sources, np.int64(sources.size), visited, dist, frontier, kept))
     expand = [run.kernel(MODULE, name) for name in ("expand", "expand_warps")]
     count = int(kept.get()[0])

@@ -36,19 +36,26 @@ class Transform:
 
     Attributes
     ----------
-    kind : {"udt", "comb"}
+    kind : {"udt", "comb", "virtual"}
     params : dict
-        ``{"degree_bound": K}`` for UDT, ``{"threshold": T, "width": W}`` for comb.
+        ``{"degree_bound": K}`` for UDT, ``{"threshold": T, "width": W}`` for comb,
+        ``{"part_size": P, "coalesce": bool, "strided": bool, "ranks_per_part": S}`` for the
+        virtual split (:mod:`.virtual`).
     lists : {"out", "in"}
         The lists split: out-lists, or in-lists for a directed graph stored transposed (an
         undirected graph's lists are both; they count as out-lists).
     original_vertices : int
         ``N``: internal ids ``0 .. N - 1`` are the original vertices, the others synthetic.
     added_vertices, added_edges : int
-        Synthetic vertices, and the edges into them (one each, weight 0).
+        Synthetic vertices, and the edges into them (one each, weight 0); for the virtual
+        split, the virtual vertices beyond one per list, and no edge.
     added_bytes : int
         The split graph's ``nbytes`` less the original's (edge ids and types are not carried
         over, so this can be negative for a graph that had them).
+    added_bytes_by_placement : dict
+        The same difference per placement, ``{"device": bytes, "host": bytes}``
+        (``nbytes_by_placement``): a transform keeps the original graph's placement, so the
+        per-edge buffers of a host-placed graph's transform are in pinned host memory too.
     """
 
     kind: str
@@ -58,6 +65,7 @@ class Transform:
     added_vertices: int
     added_edges: int
     added_bytes: int
+    added_bytes_by_placement: dict
 
     def is_synthetic(self, vertices):
         """True for internal ids of synthetic vertices (a NumPy or CuPy array, or an int)."""
@@ -84,12 +92,13 @@ class TransformedGraph(CompressedGraph):
         view = original.view()
         adjacency = view.adjacency(ANY)  # the lists as stored: nothing is re-encoded
         super().__init__(directed=view.directed, format=original.format,
-                         **original.layout_params)
+                         placement=original.placement, **original.layout_params)
         source = SplitEdges(adjacency.layout, adjacency.properties, view.backend, view.config,
                             plan)
         spec = BuildSpec(layout_class=self._layout_class, layout_params=self._layout_params,
                          directed=True, renumber=False, store_transposed=False,
-                         symmetrize=False, vertices=None, names={})
+                         symmetrize=False, vertices=None, names={},
+                         placement=original.placement)
         built = build(source, spec, original.build_stats.get("budget"))
         self._layout, self._properties = built.layout, built.properties
         self._ids = view.ids  # user ids and results: the original vertices
@@ -108,7 +117,9 @@ class TransformedGraph(CompressedGraph):
         self.transform = Transform(
             kind=plan.kind, params=dict(params), lists="in" if adjacency.in_lists else "out",
             original_vertices=self._runs.n, added_vertices=int(self._runs.roots.size),
-            added_edges=int(self._runs.roots.size), added_bytes=self.nbytes - original.nbytes)
+            added_edges=int(self._runs.roots.size), added_bytes=self.nbytes - original.nbytes,
+            added_bytes_by_placement=_difference(self.nbytes_by_placement(),
+                                                 original.nbytes_by_placement()))
 
     # -- what the algorithms see ----------------------------------------------------------------
     def view(self) -> GraphView:
@@ -140,6 +151,13 @@ class TransformedGraph(CompressedGraph):
         ``synthetic_roots``, each synthetic vertex's root."""
         sizes = super().nbytes_by_component()
         sizes["synthetic_roots"] = int(self._runs.roots.nbytes)
+        return sizes
+
+    def nbytes_by_placement(self) -> dict:
+        """The split graph's buffers by where they are; ``synthetic_roots`` (per vertex)
+        with the backend's arrays."""
+        sizes = super().nbytes_by_placement()
+        sizes[self.backend] += int(self._runs.roots.nbytes)
         return sizes
 
     def __repr__(self) -> str:
@@ -186,3 +204,7 @@ class TransformedGraph(CompressedGraph):
         raise TypeError(f"cannot pickle a {self.transform.kind} graph: pickle the original "
                         "graph and transform it again after loading")
 
+
+
+def _difference(split: dict, original: dict) -> dict:
+    return {place: split[place] - original[place] for place in split}

@@ -1,6 +1,7 @@
 // Kernels of the algorithms on a split graph (transforms/algorithms.py).
 //
-// BFS: a 0/1 search, level by level, over the traversal core (traverse.cuh).  A hop into an
+// BFS: a 0/1 search, level by level, over the traversal core (traverse.cuh), seeded by
+// bfs.cu's bfs_seed.  A hop into an
 // original vertex (id < originals) costs 1, a hop into a synthetic one 0: a synthetic vertex
 // reached while expanding level L belongs to level L and goes to a frontier of its own, which
 // the driver expands within the same level until no synthetic vertex is newly reached; original
@@ -11,21 +12,6 @@
 // stored both ways: each edge is handed to Hook with its smaller end first.
 #include "algorithms/components.cu"
 #include "kernels/traverse.cuh"
-
-// Claim each source (duplicates collapse) and write the first frontier.
-template <typename D>
-__global__ void __launch_bounds__(cgc::BLOCK)
-split_bfs_seed(const D* sources, int64_t n, uint32_t* visited, D* dist, D* frontier,
-               unsigned long long* frontier_size) {
-  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
-  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += stride) {
-    const D s = sources[i];
-    if (cgc::claim_bit(visited, s)) {
-      dist[s] = 0;
-      cgc::append(s, frontier, frontier_size);
-    }
-  }
-}
 
 // Reaching v from u while expanding level `level`.
 template <typename D>

@@ -431,3 +431,36 @@ def test_bfs_kernels_match_scipy(plain_driver, fmt, params, rule):
     edges = set(zip(owner.tolist(), neighbours.tolist()))
     assert all((int(p), int(v)) in edges for p, v in zip(pred[inner], np.flatnonzero(inner)))
     assert (bottom_up_levels == 0) if rule == "top-down" else (bottom_up_levels > 0)
+
+
+VIRTUAL = 8  # the driver's mode: transforms/virtual_parts.cuh's for_each_part
+
+
+@pytest.mark.parametrize("graph", ["hub", "loops"])
+@pytest.mark.parametrize("fmt, params", CASES, ids=[f"{f}-{p}" for f, p in CASES])
+def test_virtual_parts_follow_the_definition(driver, fmt, params, graph):
+    """The virtual split's passes hand out every rank of every list once, part j of a family
+    of n taking ranks j, j + n, ... (strided: csr, fl, ef, from any rank, through the forward
+    pointers on ef) or the run j * S .. j * S + S - 1 (contiguous), each part in rank order."""
+    from cugraph_compressed.transforms.virtual import Parts
+
+    layout = layout_of(fmt, params, graph, True)
+    by_slot, firsts, degrees = _slot_order(layout)
+    vertices = np.arange(layout.num_vertices)
+    owner = np.repeat(vertices, degrees)
+    rank = np.arange(layout.num_edges) - firsts[owner]
+    c, m = vertices.size, layout.num_edges
+    for part_size in (1, 3, 8, int(degrees.max()) + 1):
+        for coalesce in (True, False):
+            parts = Parts.of(layout, part_size, coalesce)
+            values = _call(driver, layout, VIRTUAL, parts.size, 32, NEVER, coalesce, vertices)
+            assert values.size == 1 + 2 * c + 4 * m
+            assert np.array_equal(values[1:1 + c], firsts)
+            assert np.array_equal(values[1 + c:1 + 2 * c], degrees)
+            neighbours, writes, steps, leaders = values[1 + 2 * c:].reshape(4, m)
+            assert np.array_equal(writes, np.ones(m, dtype=np.int64))
+            assert np.array_equal(neighbours, by_slot)
+            part, step = parts.part_and_step(rank, degrees[owner])
+            assert np.array_equal(steps, step)
+            assert np.array_equal(leaders - firsts[owner],
+                                  part if parts.strided else part * parts.size)

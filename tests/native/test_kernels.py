@@ -1,6 +1,7 @@
 """Every CUDA kernel compiles with NVRTC to an sm_90 cubin, on any machine (no GPU needed)."""
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import cugraph_compressed  # noqa: F401  (registers the kernel sources)
@@ -61,3 +62,28 @@ def test_checked_build_is_its_own_module(tmp_path, monkeypatch):
     assert plain.cubin_path != checked.cubin_path
     assert b"cgc_fault" in checked.cubin_path.read_bytes()
     assert b"cgc_fault" not in plain.cubin_path.read_bytes()
+
+
+def test_a_call_compiles_only_its_own_instantiations(monkeypatch):
+    """A kernel request compiles its group's templates for its own types, not the module's
+    every instantiation (minutes of NVRTC on first use)."""
+    from cugraph_compressed.kernels import traversal
+    from cugraph_compressed.transforms.algorithms import MODULE
+
+    asked = []
+    monkeypatch.setattr(traversal, "get_kernel",
+                        lambda source, expr, names, defines=(): asked.append((expr, names)))
+    csr = "cgc::CsrView<int, int>"
+    MODULE.kernel("expand_warps", view=csr, vertex=np.int32)
+    MODULE.kernel("spmv", view=csr, vertex=np.int64, weight=np.float64)
+    MODULE.kernel("compress", vertex=np.int32)
+    assert asked == [
+        (f"split_bfs_expand<{csr}, int, true>",
+         [f"split_bfs_expand<{csr}, int, true>", f"split_bfs_expand<{csr}, int, false>"]),
+        (f"split_pagerank_spmv<{csr}, long long, double, false>",
+         [f"split_pagerank_spmv<{csr}, long long, double, false>",
+          f"split_pagerank_spmv<{csr}, long long, double, true>"]),
+        ("wcc_compress<int>", ["wcc_compress<int>"]),
+    ]
+    every = set(MODULE.all_names())
+    assert all(set(names) <= every for _, names in asked)

@@ -22,6 +22,9 @@
 //      of `warp item size`, bfs_bottom_up), on small fixed grids; `all` picks the direction
 //      rule (0 top-down only, 1 the default Beamer constants, 2 bottom-up from the first level
 //      on) and the vertices are the vertex count, then the sources;
+//   8  the virtual split's parts (transforms/virtual_parts.cuh): the vertex set's lists in
+//      parts of `item size` ranks by for_each_part (count_items, a prefix sum, BLOCK threads
+//      per tile), strided where `all` is 1 and the view has random access;
 //  -1  (stdin holds nothing else) the shim's warp collectives.
 //
 // stdin (little-endian int64 unless said): mode; view index; buffer count, then per buffer its
@@ -34,6 +37,8 @@
 // Mode 5: per slot of the window the neighbour written there (-1 if none).  Mode 6: per item,
 // the slot where the decode stopped (-1: it did not) and how many ranks it handed out.  Mode 7:
 // per vertex its distance, per vertex its predecessor, then the number of bottom-up levels.
+// Mode 8: as modes 0-2, then per slot its step (its position among its part's ranks) and the
+// slot of its part's first rank.
 // Built with -DCGC_CHECKED (kernels/common.cuh), the views bound every read and record faults
 // instead: the degrees are the core's (list_degree), the decoders' neighbours pass the core's
 // range check (CGC_EDGES), and the output ends with the two words of cgc_fault.
@@ -42,6 +47,7 @@
 #include "algorithms/bfs.cu"
 #include "algorithms/pagerank.cu"
 #include "kernels/traverse.cu"
+#include "transforms/virtual_parts.cuh"
 
 #include <cstdio>
 #include <cstdlib>
@@ -246,6 +252,41 @@ static void bfs(const uint64_t* args, int64_t n, int64_t num_edges,
   put(out);
 }
 
+// Mode 8: what for_each_part hands out, slot by slot.
+template <class View>
+static void virtual_parts(const uint64_t* args, int64_t num_edges, int64_t part_size,
+                          int coalesce, const std::vector<long long>& vertices) {
+  const View g = View::load(args);
+  std::vector<int64_t> head{g.chunk_size()}, firsts, degrees;
+  std::vector<int64_t> neighbours(num_edges, -1), hits(num_edges, 0);
+  std::vector<int64_t> steps(num_edges, -1), leaders(num_edges, -1);
+  for (long long v : vertices) {
+    firsts.push_back(g.first_edge(v));
+    degrees.push_back(cgc::list_degree(g, v));
+  }
+  const int64_t n = (int64_t)vertices.size();
+  with_items(g, vertices.data(), 0, n, Items{part_size, 0, INT64_MAX},
+             [&](const int64_t* scan, int64_t total) {
+    const int64_t tile = cgc::BLOCK * cgc::ITEMS;
+    shim_launch((unsigned)((total + tile - 1) / tile), cgc::BLOCK, [&] {
+      for_each_part(g, vertices.data(), 0, scan, n, total, part_size, coalesce,
+                    [&](int64_t, auto&& decode) {
+        int64_t step = 0, leader = -1;
+        decode([&](int64_t slot, int64_t value) {
+          if (slot < 0 || slot >= num_edges) std::abort();
+          if (leader < 0) leader = slot;
+          std::atomic_ref<int64_t>(neighbours[slot]).store(value);
+          std::atomic_ref<int64_t>(hits[slot]).fetch_add(1);
+          std::atomic_ref<int64_t>(steps[slot]).store(step++);
+          std::atomic_ref<int64_t>(leaders[slot]).store(leader);
+        });
+      });
+    });
+  });
+  for (const auto* part : {&head, &firsts, &degrees, &neighbours, &hits, &steps, &leaders})
+    put(*part);
+}
+
 template <class View>
 static void run(int64_t mode, const uint64_t* args, int64_t num_edges, int64_t item_size,
                 int64_t warp_item_size, int64_t warp_degree, int all,
@@ -355,6 +396,10 @@ int main() {
       bfs<View>(args.data(), vertices.at(0), num_edges,
                 std::vector<long long>(vertices.begin() + 1, vertices.end()), item_size,
                 warp_item_size, warp_degree, all);
+      return;
+    }
+    if (mode == 8) {
+      virtual_parts<View>(args.data(), num_edges, item_size, all, vertices);
       return;
     }
     if (mode == 5) {

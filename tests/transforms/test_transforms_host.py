@@ -8,10 +8,10 @@ import networkx as nx
 import numpy as np
 import pandas as pd
 import pytest
-from graphs import SMALL_GRAPHS, check_against_scipy, random_edges, small_graph, weighted_adjacency
+from graphs import SMALL_GRAPHS, random_edges, small_graph
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from scipy.sparse import csgraph
+from transform_checks import build, check_all, hub_edges, reference_pagerank
 
 import cugraph_compressed as cgc
 from cugraph_compressed.graph_view import ANY
@@ -22,22 +22,6 @@ LAYOUTS = sorted(cgc.FORMATS)
 TRANSFORMS = [(udt, {"degree_bound": k}) for k in (2, 3, 4, 5)] + [
     (comb, {"threshold": 3, "width": 2}), (comb, {"threshold": 0, "width": 5})]
 TRANSFORM_IDS = [f"{t.__name__}-{'-'.join(map(str, a.values()))}" for t, a in TRANSFORMS]
-
-
-def hub_edges(seed, hub_degree=60, n=120, m=300):
-    """Random weighted edges (self loops and repeats included) and an out- and in-hub."""
-    df = random_edges(n, m, seed, weighted=True)
-    rng = np.random.default_rng(seed)
-    spokes = rng.choice(n, hub_degree, replace=False)
-    hubs = pd.DataFrame({"source": np.r_[np.full(hub_degree, 1), spokes],
-                         "destination": np.r_[spokes, np.full(hub_degree, 2)],
-                         "weight": rng.random(2 * hub_degree).astype(np.float32) + 0.01})
-    return pd.concat([df, hubs], ignore_index=True)
-
-
-def build(df, directed, layout, **kwargs):
-    return cgc.CompressedGraph(directed=directed, format=layout).from_pandas_edgelist(
-        df, renumber=False, weight="weight", **kwargs)
 
 
 def stored(G):
@@ -96,7 +80,9 @@ def test_split_structure_follows_the_definition(transform, args, directed, layou
     record = T.transform
     assert record == Transform(kind=transform.__name__, params=args, lists="out",
                                original_vertices=n, added_vertices=added, added_edges=added,
-                               added_bytes=T.nbytes - G.nbytes)
+                               added_bytes=T.nbytes - G.nbytes,
+                               added_bytes_by_placement={"device": 0,
+                                                         "host": T.nbytes - G.nbytes})
     assert total == n + added and added > 0
     assert T.nbytes == sum(T.nbytes_by_component().values())
     assert T.nbytes_by_component()["synthetic_roots"] == added * 4
@@ -119,48 +105,6 @@ def test_split_structure_follows_the_definition(transform, args, directed, layou
     assert T.nodes().tolist() == G.nodes().tolist()
     assert T.is_directed() == directed and T.is_weighted()
     assert bool(record.is_synthetic(n)) and not bool(record.is_synthetic(n - 1))
-
-
-def reference_pagerank(df, directed, n):
-    """NetworkX PageRank (float64) of the deduplicated weighted graph, by vertex."""
-    a = weighted_adjacency(df, n, directed).tocoo()
-    g = nx.DiGraph()
-    g.add_nodes_from(range(n))
-    g.add_weighted_edges_from(zip(a.row.tolist(), a.col.tolist(), a.data.tolist()))
-    scores = nx.pagerank(g, tol=1e-13, max_iter=1000)
-    return np.array([scores[v] for v in range(n)])
-
-
-def check_all(df, G, T, directed, start, depth_limit=None):
-    """Every algorithm on ``T`` equals the reference on the original graph ``df`` (and ``G``'s
-    own results where both are exact)."""
-    n = G.number_of_vertices()
-    ids = np.arange(n)
-    result = cgc.bfs(T, start, depth_limit=depth_limit)
-    assert result["distance"].dtype == cgc.bfs(G, start)["distance"].dtype
-    check_against_scipy(df, result, directed, start, depth_limit, ids=ids)
-    expected = cgc.bfs(G, start, depth_limit=depth_limit).sort_values("vertex")
-    assert np.array_equal(result.sort_values("vertex")["distance"], expected["distance"])
-    a = weighted_adjacency(df, n, directed)
-    dist = csgraph.dijkstra(a, directed=True, indices=int(np.atleast_1d(start)[0]))
-    paths = cgc.sssp(T, int(np.atleast_1d(start)[0])).sort_values("vertex")
-    reached = np.isfinite(dist)
-    assert np.allclose(paths["distance"].to_numpy()[reached], dist[reached], rtol=1e-5)
-    assert np.all(paths["distance"].to_numpy()[~reached] == np.finfo(np.float32).max)
-    pred = paths["predecessor"].to_numpy()
-    others = np.flatnonzero(reached & (pred != -1))
-    w = np.asarray(a[pred[others], others]).ravel()
-    assert np.all(w > 0), "a predecessor is not an in-edge of the original graph"
-    assert np.allclose(dist[pred[others]] + w, dist[others], rtol=1e-5)
-    with pytest.warns(UserWarning, match="store_transposed"):
-        scores = cgc.pagerank(T, tol=1e-10, max_iter=1000).sort_values("vertex")
-    assert np.abs(scores["pagerank"].to_numpy(np.float64)
-                  - reference_pagerank(df, directed, n)).sum() <= 1e-6
-    if not directed:
-        labels = cgc.weakly_connected_components(T).sort_values("vertex")["labels"].to_numpy()
-        _, expected = csgraph.connected_components(a, directed=False)
-        pairs = pd.DataFrame({"a": labels, "b": expected}).drop_duplicates()
-        assert pairs["a"].is_unique and pairs["b"].is_unique
 
 
 @pytest.mark.filterwarnings("ignore:Pagerank expects")
