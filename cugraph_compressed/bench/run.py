@@ -24,12 +24,12 @@ import datetime
 import statistics
 import sys
 
-from .._args import check_optional_bool
+from .._args import check_bool, check_optional_bool
 from .._placement import check_placement
 from .._progress import Progress
 from .._vertex_order import check_vertex_order
 from ..formats.base import plain_csr_nbytes
-from . import environment
+from . import environment, reads
 from .checks import PAGERANK_L1, SSSP_RTOL, agrees, summarize
 from .environment import Environment, pick_backend, versions
 from .graphs import describe_graph, generate, simple_edges
@@ -41,8 +41,8 @@ from .timing import time_builds, time_calls
 def run_benchmark(scales, *, directed=True, algorithms=tuple(SPECS), formats=None, repeats=5,
                   encode_repeats=3, num_sources=4, edge_factor=16, seed=42, backend="auto",
                   cugraph_renumber_false=False, vertex_order="sorted", placements=("device",),
-                  with_cugraph=True, git_commit=None, log=None, checkpoint=None,
-                  progress=False):
+                  with_cugraph=True, count_reads=True, git_commit=None, log=None,
+                  checkpoint=None, progress=False):
     """Generate R-MAT graphs and measure every contender on each.
 
     Parameters
@@ -81,6 +81,10 @@ def run_benchmark(scales, *, directed=True, algorithms=tuple(SPECS), formats=Non
         order; every row records its ``placement``, and ``settings`` the list.
     with_cugraph : bool, default True
         Include cuGraph itself as a contender (device backend only, when importable).
+    count_reads : bool, default True
+        Count what each of our runs reads of the per-edge buffers (:mod:`.reads`: 128-byte
+        lines, bytes, the zero-copy bound and time over it), once per graph, layout,
+        algorithm and source, shared by the placements of a layout, outside the timed calls.
     git_commit : str, optional
         Commit to record; else the ``GIT_COMMIT`` environment variable, else ``git rev-parse``.
     log : callable, optional
@@ -117,6 +121,7 @@ def run_benchmark(scales, *, directed=True, algorithms=tuple(SPECS), formats=Non
     cugraph_ok = with_cugraph and backend == "device" and env.cugraph is not None
     check_vertex_order(vertex_order)
     placements = [check_placement(p) for p in placements]
+    count_reads = check_bool("count_reads", count_reads)
     if not placements:
         raise ValueError("placements must name at least one placement")
     sides = contenders(formats, cugraph_ok, cugraph_renumber_false, vertex_order, placements)
@@ -138,7 +143,9 @@ def run_benchmark(scales, *, directed=True, algorithms=tuple(SPECS), formats=Non
                      "graphs": {name: dict(kw) for name, kw in GRAPHS.items()},
                      "sssp_rtol": SSSP_RTOL, "pagerank_l1": PAGERANK_L1,
                      "renumber": True, "vertex_order": vertex_order,
-                     "placements": placements,
+                     "placements": placements, "count_reads": count_reads,
+                     "reads_rates": {"lines_per_s": reads.LINES_PER_S,
+                                     "bytes_per_s": reads.BYTES_PER_S},
                      "rmm_pool": env.rmm_pool},
         "graphs": [],
         "results": [],
@@ -161,12 +168,16 @@ def run_benchmark(scales, *, directed=True, algorithms=tuple(SPECS), formats=Non
                 log(f"  {'directed' if is_directed else 'undirected'}: {graph['vertices']:,} "
                     f"vertex ids, {graph['edges']:,} stored edges; sources {sources}")
                 first = {}  # algorithm -> the first contender's result: what others must match
+                # (layout, algorithm) -> reads per source, shared by the layout's placements;
+                # None when not counted
+                counted = {} if count_reads else None
                 results = []
                 for contender in sides:
                     log(f"  {contender.name} [{contender.format}]")
                     results += _measure(env, df, graph, contender, specs, sources, repeats,
-                                        encode_repeats, first, log)
-                del first
+                                        encode_repeats, first, counted, log)
+                del first, counted
+                reads.add_csr_ratios(results)
                 # Grouped by algorithm, contenders in their order: rows to compare are adjacent.
                 results.sort(key=lambda r: algorithms.index(r["algorithm"]))
                 record["results"].extend(results)
@@ -211,12 +222,22 @@ def _where(graph, contender):
             f"{contender.title}")
 
 
+def _count(counter, out):
+    """``counter(out)``, or what went wrong as text: a count that fails (out of memory) costs
+    the row its read fields, not its times."""
+    try:
+        return counter(out)
+    except Exception as exc:
+        return f"read count failed: {_error(exc)}"
+
+
 def _error(exc):
     text = f"{type(exc).__name__}: {exc}".strip()
     return text if len(text) <= 300 else text[:297] + "..."
 
 
-def _measure(env, df, graph, contender, specs, sources, repeats, encode_repeats, first, log):
+def _measure(env, df, graph, contender, specs, sources, repeats, encode_repeats, first,
+             counted, log):
     """Every result of one contender on one graph: each graph kind it needs built once."""
     rows = []
     for kind in GRAPHS:
@@ -232,12 +253,12 @@ def _measure(env, df, graph, contender, specs, sources, repeats, encode_repeats,
                 wanted.append(spec)
         if wanted:
             rows += _measure_graph(env, df, graph, contender, kind, wanted, sources, repeats,
-                                   encode_repeats, first, log)
+                                   encode_repeats, first, counted, log)
     return rows
 
 
 def _measure_graph(env, df, graph, contender, kind, specs, sources, repeats, encode_repeats,
-                   first, log):
+                   first, counted, log):
     """Build one graph of one contender, then time every algorithm in ``specs`` on it."""
     env.free()
     log.step(f"{_where(graph, contender)}: building {kind} graph")
@@ -269,7 +290,7 @@ def _measure_graph(env, df, graph, contender, kind, specs, sources, repeats, enc
         common["plain_csr_bytes"] = int(plain_csr_nbytes(G.number_of_vertices(),
                                                          G.number_of_edges(True)))
     results = [_measure_algorithm(env, G, graph, contender, kind, spec, sources, repeats, first,
-                                  common, log) for spec in specs]
+                                  counted, common, log) for spec in specs]
     try:  # only recorded (after timing: cuGraph may build and cache an edge list for it)
         reported_edges = int(G.number_of_edges())
     except Exception:
@@ -281,9 +302,10 @@ def _measure_graph(env, df, graph, contender, kind, specs, sources, repeats, enc
     return results
 
 
-def _measure_algorithm(env, G, graph, contender, kind, spec, sources, repeats, first, common,
-                       log):
-    """The result row of one algorithm on one contender's graph, checked against ``first``."""
+def _measure_algorithm(env, G, graph, contender, kind, spec, sources, repeats, first, counted,
+                       common, log):
+    """The result row of one algorithm on one contender's graph, checked against ``first``,
+    with its reads (:mod:`.reads`) when ``counted`` is a dict and the contender is ours."""
     def row(**fields):
         return result_row(env.backend, graph, contender, spec.name, kind, **common, **fields)
 
@@ -292,22 +314,41 @@ def _measure_algorithm(env, G, graph, contender, kind, spec, sources, repeats, f
         return row(note=NOTE_NO_KERNELS)
     calls = [(s,) for s in sources] if spec.per_source else [()]
     recorded_sources = sources if spec.per_source else None
+    key = (contender.format, spec.name)
+    counter = None
+    if counted is not None and not contender.is_cugraph and key not in counted:
+        counter = reads.RunReads(G, spec.algorithm)
+
+    def inspect(out):  # the first timed result of each source: checked, and its reads counted
+        return summarize(out, graph) + ((_count(counter, out),) if counter is not None else ())
+
     try:
         timing, outcomes = time_calls(env, contender.call(env, spec), G, calls, repeats,
-                                      lambda out: summarize(out, graph))
+                                      inspect)
     except Exception as exc:
         note = f"failed: {_error(exc)}"
         log(f"    {spec.name}: {note}")
         return row(sources=recorded_sources, check="error", note=note)
     column = outcomes[0][0]
-    summaries = [summary for _, summary, _ in outcomes]
+    summaries = [outcome[1] for outcome in outcomes]
     payload = outcomes[-1][2]
+    if counter is not None:
+        counted[key] = [outcome[3] for outcome in outcomes]
+        failure = next((r for r in counted[key] if isinstance(r, str)), None)
+        if failure:
+            log(f"    {spec.name}: {failure}")
+            counted[key] = failure
     del outcomes
     summary = summaries if spec.per_source else summaries[0]
     ref = first.setdefault(spec.name, (contender.label, summary, payload))
     ok = agrees(column, ref, summary, payload)
     del payload
     med = timing["ms"] / 1e3
+    if counted is not None and isinstance(counted.get(key), str):
+        common = {**common, "reads_model": counted[key]}
+    elif counted is not None and key in counted:
+        common = {**common, **reads.row_fields(counted[key], timing["ms"],
+                                               reads.MODELS[spec.name])}
     result = row(**timing, sources=recorded_sources,
                  gteps=graph["edges"] / med / 1e9 if spec.per_source and med else None,
                  summary=summary, check="ok" if ok else "MISMATCH", checked_against=ref[0])

@@ -17,6 +17,8 @@ ROW_KEYS = [
     "bytes_per_edge", "components", "rmm_bytes", "rmm_peak_bytes", "compression_ratio",
     "plain_csr_bytes", "encode_ms", "encode_warmup_ms", "encode_edges_per_s", "reported_edges",
     "summary", "check", "checked_against", "note",
+    "reads_model", "lines", "line_requests", "read_bytes", "lines_per_s", "read_gb_per_s",
+    "bound_ms", "time_over_bound", "lines_vs_csr",
 ]
 
 
