@@ -8,7 +8,8 @@ request), one contender at a time (the previous one is freed first so they never
 memory), every device allocation of either side from one RMM pool.  Per graph built
 (:mod:`.specs` says which):
 
-* encode: one warm-up build, then the median of ``encode_repeats`` synchronized builds;
+* encode: one warm-up build, then the median of ``encode_repeats`` synchronized builds (none
+  with 0: the graph of the warm-up build is timed, its build time is ``encode_warmup_ms``);
 * size: ``G.nbytes`` for our layouts, and for every contender on the device the RMM bytes that
   building it left allocated (RMM statistics, edge frame still alive);
 * algorithms: one warm-up call, then ``repeats`` synchronized calls, per source for algorithms
@@ -23,6 +24,8 @@ parallel edges; both directions of an undirected edge) divided by the median tim
 import datetime
 import statistics
 import sys
+import time
+from dataclasses import dataclass, field
 
 from .._args import check_bool, check_optional_bool
 from .._placement import check_placement
@@ -41,8 +44,8 @@ from .timing import time_builds, time_calls
 def run_benchmark(scales, *, directed=True, algorithms=tuple(SPECS), formats=None, repeats=5,
                   encode_repeats=3, num_sources=4, edge_factor=16, seed=42, backend="auto",
                   cugraph_renumber_false=False, vertex_order="sorted", placements=("device",),
-                  with_cugraph=True, count_reads=True, git_commit=None, log=None,
-                  checkpoint=None, progress=False):
+                  with_cugraph=True, count_reads=True, time_limit_s=None, git_commit=None,
+                  log=None, checkpoint=None, progress=False):
     """Generate R-MAT graphs and measure every contender on each.
 
     Parameters
@@ -61,7 +64,7 @@ def run_benchmark(scales, *, directed=True, algorithms=tuple(SPECS), formats=Non
         Timed calls per source for per-source algorithms, timed calls for the others (after
         one warm-up call); at least 1.
     encode_repeats : int, default 3
-        Timed builds per graph (after one warm-up build); at least 1.
+        Timed builds per graph (after one warm-up build); 0: the warm-up build alone.
     num_sources : int, default 4
         Start vertices per graph (fewer if the graph has fewer candidates).
     edge_factor : int, default 16
@@ -85,6 +88,10 @@ def run_benchmark(scales, *, directed=True, algorithms=tuple(SPECS), formats=Non
         Count what each of our runs reads of the per-edge buffers (:mod:`.reads`: 128-byte
         lines, bytes, the zero-copy bound and time over it), once per graph, layout,
         algorithm and source, shared by the placements of a layout, outside the timed calls.
+    time_limit_s : float, optional
+        Once this many seconds have passed since the call began, no further graph is built
+        and no further algorithm timed: their rows say so in their note (so one invocation
+        ends within a command's time limit, whatever the graph costs).
     git_commit : str, optional
         Commit to record; else the ``GIT_COMMIT`` environment variable, else ``git rev-parse``.
     log : callable, optional
@@ -112,7 +119,9 @@ def run_benchmark(scales, *, directed=True, algorithms=tuple(SPECS), formats=Non
     specs = pick_specs(algorithms)
     algorithms = [spec.name for spec in specs]
     progress = check_optional_bool("progress", progress)
-    if repeats < 1 or encode_repeats < 1 or num_sources < 1:
+    if encode_repeats < 0:
+        raise ValueError(f"encode_repeats ({encode_repeats}) must be >= 0")
+    if repeats < 1 or num_sources < 1:
         raise ValueError(f"repeats ({repeats}), encode_repeats ({encode_repeats}) and "
                          f"num_sources ({num_sources}) must be >= 1")
     backend, why_host = pick_backend(backend)
@@ -122,6 +131,9 @@ def run_benchmark(scales, *, directed=True, algorithms=tuple(SPECS), formats=Non
     check_vertex_order(vertex_order)
     placements = [check_placement(p) for p in placements]
     count_reads = check_bool("count_reads", count_reads)
+    if time_limit_s is not None and not time_limit_s > 0:
+        raise ValueError(f"time_limit_s={time_limit_s!r} must be None or a number > 0")
+    deadline = None if time_limit_s is None else time.monotonic() + float(time_limit_s)
     if not placements:
         raise ValueError("placements must name at least one placement")
     sides = contenders(formats, cugraph_ok, cugraph_renumber_false, vertex_order, placements)
@@ -144,6 +156,7 @@ def run_benchmark(scales, *, directed=True, algorithms=tuple(SPECS), formats=Non
                      "sssp_rtol": SSSP_RTOL, "pagerank_l1": PAGERANK_L1,
                      "renumber": True, "vertex_order": vertex_order,
                      "placements": placements, "count_reads": count_reads,
+                     "time_limit_s": time_limit_s,
                      "reads_rates": {"lines_per_s": reads.LINES_PER_S,
                                      "bytes_per_s": reads.BYTES_PER_S},
                      "rmm_pool": env.rmm_pool},
@@ -167,16 +180,13 @@ def run_benchmark(scales, *, directed=True, algorithms=tuple(SPECS), formats=Non
                 record["graphs"].append(graph)
                 log(f"  {'directed' if is_directed else 'undirected'}: {graph['vertices']:,} "
                     f"vertex ids, {graph['edges']:,} stored edges; sources {sources}")
-                first = {}  # algorithm -> the first contender's result: what others must match
-                # (layout, algorithm) -> reads per source, shared by the layout's placements;
-                # None when not counted
-                counted = {} if count_reads else None
+                shared = _Shared(counted={} if count_reads else None, deadline=deadline)
                 results = []
                 for contender in sides:
                     log(f"  {contender.name} [{contender.format}]")
                     results += _measure(env, df, graph, contender, specs, sources, repeats,
-                                        encode_repeats, first, counted, log)
-                del first, counted
+                                        encode_repeats, shared, log)
+                del shared
                 reads.add_csr_ratios(results)
                 # Grouped by algorithm, contenders in their order: rows to compare are adjacent.
                 results.sort(key=lambda r: algorithms.index(r["algorithm"]))
@@ -188,6 +198,33 @@ def run_benchmark(scales, *, directed=True, algorithms=tuple(SPECS), formats=Non
     finally:
         log.close()
     return record
+
+
+#: The note of rows not measured because the run's time limit had passed.
+NOTE_TIME_LIMIT = "skipped: the run's time limit had passed"
+
+
+@dataclass
+class _Shared:
+    """What the contenders of one graph share.
+
+    Attributes
+    ----------
+    first : dict
+        Algorithm -> the first contender's (label, summary, payload): what others must match.
+    counted : dict or None
+        (layout, algorithm) -> reads per source (:mod:`.reads`), shared by the layout's
+        placements, or the text of a failed count; None when reads are not counted.
+    deadline : float or None
+        ``time.monotonic()`` after which nothing more is started.
+    """
+
+    first: dict = field(default_factory=dict)
+    counted: dict | None = None
+    deadline: float | None = None
+
+    def late(self):
+        return self.deadline is not None and time.monotonic() > self.deadline
 
 
 class _Log:
@@ -236,8 +273,7 @@ def _error(exc):
     return text if len(text) <= 300 else text[:297] + "..."
 
 
-def _measure(env, df, graph, contender, specs, sources, repeats, encode_repeats, first,
-             counted, log):
+def _measure(env, df, graph, contender, specs, sources, repeats, encode_repeats, shared, log):
     """Every result of one contender on one graph: each graph kind it needs built once."""
     rows = []
     for kind in GRAPHS:
@@ -253,13 +289,16 @@ def _measure(env, df, graph, contender, specs, sources, repeats, encode_repeats,
                 wanted.append(spec)
         if wanted:
             rows += _measure_graph(env, df, graph, contender, kind, wanted, sources, repeats,
-                                   encode_repeats, first, counted, log)
+                                   encode_repeats, shared, log)
     return rows
 
 
 def _measure_graph(env, df, graph, contender, kind, specs, sources, repeats, encode_repeats,
-                   first, counted, log):
+                   shared, log):
     """Build one graph of one contender, then time every algorithm in ``specs`` on it."""
+    if shared.late():
+        return [result_row(env.backend, graph, contender, spec.name, kind,
+                           note=NOTE_TIME_LIMIT) for spec in specs]
     env.free()
     log.step(f"{_where(graph, contender)}: building {kind} graph")
     build = contender.builder(env, graph["directed"], kind)
@@ -278,19 +317,19 @@ def _measure_graph(env, df, graph, contender, kind, specs, sources, repeats, enc
     else:
         nbytes = int(G.nbytes)
         components = {k: int(v) for k, v in G.nbytes_by_component().items()}
-    encode_med = statistics.median(encode_s)
+    encode_med = statistics.median(encode_s) if encode_s else None
     common = {
         "structure_bytes": nbytes, "bytes_per_edge": ratio(nbytes, graph["edges"]),
         "components": components, "rmm_bytes": rmm_bytes, "rmm_peak_bytes": rmm_peak,
-        "encode_ms": encode_med * 1e3, "encode_warmup_ms": warm_s * 1e3,
+        "encode_ms": encode_med and encode_med * 1e3, "encode_warmup_ms": warm_s * 1e3,
         "encode_edges_per_s": graph["input_edges"] / encode_med if encode_med else None,
     }
     if not contender.is_cugraph:
         common["compression_ratio"] = float(G.compression_ratio)
         common["plain_csr_bytes"] = int(plain_csr_nbytes(G.number_of_vertices(),
                                                          G.number_of_edges(True)))
-    results = [_measure_algorithm(env, G, graph, contender, kind, spec, sources, repeats, first,
-                                  counted, common, log) for spec in specs]
+    results = [_measure_algorithm(env, G, graph, contender, kind, spec, sources, repeats, shared,
+                                  common, log) for spec in specs]
     try:  # only recorded (after timing: cuGraph may build and cache an edge list for it)
         reported_edges = int(G.number_of_edges())
     except Exception:
@@ -302,16 +341,20 @@ def _measure_graph(env, df, graph, contender, kind, specs, sources, repeats, enc
     return results
 
 
-def _measure_algorithm(env, G, graph, contender, kind, spec, sources, repeats, first, counted,
-                       common, log):
-    """The result row of one algorithm on one contender's graph, checked against ``first``,
-    with its reads (:mod:`.reads`) when ``counted`` is a dict and the contender is ours."""
+def _measure_algorithm(env, G, graph, contender, kind, spec, sources, repeats, shared, common,
+                       log):
+    """The result row of one algorithm on one contender's graph, checked against the first
+    contender's, with its reads (:mod:`.reads`) when they are counted and the contender is
+    ours."""
+    first, counted = shared.first, shared.counted
     def row(**fields):
         return result_row(env.backend, graph, contender, spec.name, kind, **common, **fields)
 
     log.step(f"{_where(graph, contender)}: timing {spec.name}")
     if not contender.has_kernels(env):
         return row(note=NOTE_NO_KERNELS)
+    if shared.late():
+        return row(note=NOTE_TIME_LIMIT)
     calls = [(s,) for s in sources] if spec.per_source else [()]
     recorded_sources = sources if spec.per_source else None
     key = (contender.format, spec.name)
