@@ -9,7 +9,10 @@ included; seconds; structure bytes; passes and vertex ranges), then per algorith
 second-call seconds and its own peak (bytes above what was held before the call, per vertex),
 then drops the graph and checks the results with ``benchmarks/rmat_checks.py`` (plain CuPy,
 written apart from the product): BFS by distances and predecessors over every edge, WCC by
-labels over every edge and a union-find component count, PageRank by its L1 residual.
+labels over every edge and a union-find component count, PageRank by its L1 residual.  The
+results wait on the host meanwhile; the checks number the vertices of the first result 0 ..
+n-1 in id order (with ``--renumber`` ids without edges are no vertices), map every regenerated
+edge into that numbering and count the ends that fall outside it as a failure of every check.
 
 Everything runs on one RMM pool under a statistics adaptor (CuPy allocates from it too).
 
@@ -32,10 +35,11 @@ from ``results/large-graphs``): R-MAT 28 undirected ``ef`` builds in 14-23 s (de
 
     python benchmarks/large_graphs.py --scale 28 --formats ef fl --json out.json
     python benchmarks/large_graphs.py --scale 28 --undirected --formats ef
-    # structure >= 2x the GPU share: ef R-MAT 28 undirected is 21.6 GB, capped at 10 GB
+    # structure >= 2x the GPU share: ef R-MAT 28 undirected is 21.6 GB, capped at 10 GB;
+    # renumbered, so the per-vertex state counts the vertices with edges (about half the ids)
     python benchmarks/large_graphs.py --scale 28 --undirected --formats ef --placement host \
-        --gpu-cap 10e9 --budget 2e9 --chunk-edges 67108864 --json out.json
-    # the largest the host can pin (ef R-MAT 30 undirected, roughly 95 GB)
+        --renumber --gpu-cap 10e9 --budget 2e9 --chunk-edges 67108864 --json out.json
+    # the largest the host can pin (ef R-MAT 30 undirected: about 86 GB pinned, estimated)
     python benchmarks/large_graphs.py --scale 30 --undirected --formats ef --placement host \
         --algorithms bfs wcc --budget 8e9 --chunk-edges 268435456 --json out.json
 """
@@ -60,6 +64,7 @@ from cugraph_compressed import (  # noqa: E402
     pagerank,
     weakly_connected_components,
 )
+from cugraph_compressed._placement import check_placement  # noqa: E402
 from cugraph_compressed.generators import rmat_chunks  # noqa: E402
 
 TOL = 1e-5        # cuGraph's default PageRank tolerance
@@ -154,15 +159,56 @@ def synced(call):
     return result, seconds, int(stats.peak_bytes)
 
 
-def dense(frame, column, n, fill):
-    """A result column as a CuPy array indexed by vertex id (``fill`` where absent)."""
-    import cupy
+def host_columns(frame, *columns):
+    """``vertex`` and ``columns`` of a result frame as NumPy arrays (nulls as -1): results
+    wait on the host, so they take no GPU memory while the graph is alive (a capped run)."""
+    out = []
+    for name in ("vertex",) + columns:
+        series = frame[name].fillna(-1) if frame[name].has_nulls else frame[name]
+        out.append(series.values.get())
+    return tuple(out)
 
-    vertex = frame["vertex"].values
-    values = frame[column].fillna(-1).values if frame[column].has_nulls else frame[column].values
-    out = cupy.full(n, fill, dtype=values.dtype)
-    out[vertex] = values
-    return out
+
+class Compact:
+    """The graph's vertices (a result's ``vertex`` column) numbered 0 .. n-1 in id order, so
+    the checks run on dense arrays of the vertices alone whether the graph was renumbered
+    (isolated ids are no vertices) or not (every id is one).  Edge ends that are no vertex of
+    the result are counted in ``missing``, not mapped.  ``xp``: CuPy (the checks' module) or
+    NumPy."""
+
+    def __init__(self, vertices, span, xp=None):
+        if xp is None:
+            import cupy as xp
+        self.xp = xp
+        self.ids = xp.sort(xp.asarray(vertices, dtype=np.int64))
+        self.n = int(self.ids.size)
+        self.rank_of = xp.full(span, -1, dtype=np.int64)
+        self.rank_of[self.ids] = xp.arange(self.n, dtype=np.int64)
+        self.missing = 0
+
+    def same_vertices(self, vertices):
+        xp = self.xp
+        vertices = xp.sort(xp.asarray(vertices, dtype=np.int64))
+        return vertices.shape == self.ids.shape and bool((vertices == self.ids).all())
+
+    def dense(self, vertices, values, fill):
+        """``values`` (by vertex id) as a dense array over the compact numbering."""
+        xp = self.xp
+        values = xp.asarray(values)
+        out = xp.full(self.n, fill, dtype=values.dtype)
+        out[self.rank_of[xp.asarray(vertices, dtype=np.int64)]] = values
+        return out
+
+    def edges(self, pairs):
+        """``pairs()`` (fresh ``(u, v)`` id arrays, chunk by chunk) in the compact numbering,
+        the ends outside it counted in ``missing`` and their edges dropped."""
+        def regenerate():
+            for u, v in pairs():
+                u, v = self.rank_of[u], self.rank_of[v]
+                keep = (u >= 0) & (v >= 0)
+                self.missing += int((~keep).sum())
+                yield u[keep], v[keep]
+        return regenerate
 
 
 def run_layout(fmt, args, chunks, record, deadline):
@@ -204,10 +250,9 @@ def run_layout(fmt, args, chunks, record, deadline):
         print(f"{fmt}: {name} {seconds:.3f} s, {peak / max(n, 1):.1f} B/vertex", flush=True)
         if name == "bfs":
             unreached = int(np.iinfo(frame["distance"].dtype).max)
-            results[name] = (dense(frame, "distance", n, unreached),
-                             dense(frame, "predecessor", n, -1), unreached)
+            results[name] = (*host_columns(frame, "distance", "predecessor"), unreached)
         else:
-            results[name] = dense(frame, "pagerank" if name == "pagerank" else "labels", n, -1)
+            results[name] = host_columns(frame, "pagerank" if name == "pagerank" else "labels")
         del frame
     return source, results
 
@@ -216,33 +261,54 @@ def check(args, chunks, source, results, record, fmt, deadline):
     """Every result against its definition over regenerated edges (the algorithms that ran,
     while the time limit allows); failures are recorded."""
     undirected = args.undirected
+    start = time.perf_counter()
+    first = next(iter(results.values()))
+    compact = Compact(first[0], 1 << args.scale)
 
-    def edges():
+    def pairs():
         for chunk in chunks:
             yield chunk["source"].values, chunk["destination"].values
 
-    start = time.perf_counter()
+    edges = compact.edges(pairs)
     problems = {}
     for name in [k for k in ALGORITHMS if k in results]:
         if deadline.passed():
             record[name]["check"] = "skipped: the invocation's time limit had passed"
             continue
+        vertices = results[name][0]
+        if not compact.same_vertices(vertices):
+            problems[name] = ["its vertices are not those of the first result"]
+            continue
         if name == "bfs":
-            dist, pred, unreached = results["bfs"]
-            problems["bfs"] = rmat_checks.check_bfs(edges, dist, pred, source, unreached,
+            _, dist, pred, unreached = results["bfs"]
+            dist = compact.dense(vertices, dist, unreached)
+            pred = compact.dense(vertices, pred, -1)
+            pred[pred >= 0] = compact.rank_of[pred[pred >= 0]]  # predecessors are ids too
+            problems["bfs"] = rmat_checks.check_bfs(edges, dist, pred,
+                                                    int(compact.rank_of[source]), unreached,
                                                     undirected)
             record["bfs"]["reached"] = int((dist != unreached).sum())
             del dist, pred
         elif name == "wcc":
-            problems["wcc"], components = rmat_checks.check_components(edges, results["wcc"])
+            labels = compact.dense(vertices, results["wcc"][1], -1)
+            problems["wcc"], components = rmat_checks.check_components(edges, labels)
             record["wcc"]["components"] = components
+            del labels
         else:
+            scores = compact.dense(vertices, results["pagerank"][1], np.nan)
             residual, total = rmat_checks.pagerank_residual(
-                edges, results["pagerank"], ALPHA, undirected, args.check_range_vertices)
+                edges, scores, ALPHA, undirected, args.check_range_vertices)
+            del scores
             problems["pagerank"] = ([] if residual <= TOL and abs(total - 1) <= 1e-4 else
                                     [f"residual {residual:.3g} (tol {TOL}), sum {total:.8f}"])
             record["pagerank"].update(residual=residual, score_sum=total)
         results.pop(name)
+    record["checked_vertices"] = compact.n
+    record["edge_ends_outside_results"] = compact.missing
+    if compact.missing:  # every check ran without those edges: none of them holds
+        for found in problems.values():
+            found.append(f"{compact.missing} edge ends are no vertex of the results")
+    del compact
     for name, found in problems.items():
         record[name]["check"] = "ok" if not found else found
     record["check_seconds"] = time.perf_counter() - start
@@ -273,6 +339,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     args.budget = None if args.budget is None else int(args.budget)
     args.gpu_cap = None if args.gpu_cap is None else int(args.gpu_cap)
+    check_placement(args.placement)  # "auto" says so until the package has it
     deadline = Deadline(args.time_limit)
 
     import cupy

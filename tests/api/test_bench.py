@@ -213,3 +213,36 @@ def test_large_graphs_refuses_to_pin_more_than_the_host_has(monkeypatch):
     with pytest.raises(MemoryError, match="refused before pinning: ef R-MAT 30 undirected"):
         module.refuse_unpinnable("ef", args, 16 << 30)
     assert module.refuse_unpinnable("ef", args, 16 << 26) == int(5.02 * (16 << 26))
+
+
+def test_large_graphs_checks_a_renumbered_graph_in_its_compact_numbering():
+    """large_graphs.py numbers a result's vertices 0 .. n-1 and maps the regenerated edges
+    into it, so the checks see only vertices with edges (a renumbered graph); a vertex with
+    edges that the result lacks is counted, not mapped."""
+    import importlib.util
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parents[2] / "benchmarks"
+    spec = importlib.util.spec_from_file_location("large_graphs", folder / "large_graphs.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    import rmat_checks
+
+    u = np.array([10, 12, 12, 40, 40], dtype=np.int64)   # ids 0 .. 63, five of them vertices
+    v = np.array([12, 10, 33, 33, 50], dtype=np.int64)
+
+    def pairs():
+        yield u[:2], v[:2]
+        yield u[2:], v[2:]
+
+    vertices = np.array([50, 10, 12, 33, 40])            # as a result lists them
+    compact = module.Compact(vertices, 64, xp=np)
+    assert compact.n == 5 and compact.same_vertices(vertices[::-1])
+    assert not compact.same_vertices(vertices[:4])
+    dist = compact.dense(vertices, np.array([4, 0, 1, 2, 3], np.int32), -1)
+    assert dist.tolist() == [0, 1, 2, 3, 4]              # ids 10, 12, 33, 40, 50 in order
+    edges = compact.edges(pairs)
+    labels = compact.dense(vertices, np.array([10, 10, 10, 10, 10]), -1)
+    assert rmat_checks.check_components(edges, labels) == ([], 1) and compact.missing == 0
+    short = module.Compact(vertices[1:], 64, xp=np)      # vertex 50 missing from the result
+    assert [len(list(c)) for c in [short.edges(pairs)()]] == [2] and short.missing == 1
