@@ -360,7 +360,10 @@ def _measure_algorithm(env, G, graph, contender, kind, spec, sources, repeats, s
     key = (contender.format, spec.name)
     counter = None
     if counted is not None and not contender.is_cugraph and key not in counted:
-        counter = reads.RunReads(G, spec.algorithm)
+        counter = _count(lambda graph: reads.RunReads(graph, spec.algorithm), G)
+        if isinstance(counter, str):  # the graph's extents could not be counted
+            log(f"    {spec.name}: {counter}")
+            counted[key], counter = counter, None
 
     def inspect(out):  # the first timed result of each source: checked, and its reads counted
         return summarize(out, graph) + ((_count(counter, out),) if counter is not None else ())

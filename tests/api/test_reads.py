@@ -215,3 +215,16 @@ def test_bench_rows_carry_the_read_fields():
                         encode_repeats=1, num_sources=1, backend="host", count_reads=False,
                         git_commit="test", log=lambda _: None)
     assert off["results"][0]["lines"] is None and not format_reads(off)
+
+
+def test_a_failed_count_costs_the_row_its_reads_not_its_times(monkeypatch):
+    def refuse(layout, xp=None):
+        raise MemoryError("no room for the extents")
+
+    monkeypatch.setattr(reads, "list_extents", refuse)
+    record = run_benchmark([6], directed=[True], algorithms=["bfs"], formats=["csr"],
+                           repeats=1, encode_repeats=0, num_sources=1, backend="host",
+                           git_commit="test", log=lambda _: None)
+    (row,) = record["results"]
+    assert row["check"] == "ok" and row["ms"] > 0 and row["lines"] is None
+    assert row["reads_model"] == "read count failed: MemoryError: no room for the extents"
