@@ -134,8 +134,8 @@ def list_extents(layout, xp=None) -> Extents:
         begin, end = _bit_extents(xp, first[:-1] * width, first[1:] * width, 1)
         return Extents(xp, begin, end, degree, first_edge, width, 1)
     if name == "ef":
-        info = layout.lists()._lists(np.arange(n, dtype=np.int64))
-        begin, end = _bit_extents(np, info["start"], info["end"], 0)
+        start, stop = layout.lists().bit_ranges(np.arange(n, dtype=np.int64))
+        begin, end = _bit_extents(np, start, stop, 0)
         return Extents(xp, xp.asarray(begin), xp.asarray(end), degree, first_edge, None, 0)
     if name == "cgr":
         a = layout.arrays
