@@ -9,12 +9,39 @@ included; seconds; structure bytes; passes and vertex ranges), then per algorith
 second-call seconds and its own peak (bytes above what was held before the call, per vertex),
 then drops the graph and checks the results with ``benchmarks/rmat_checks.py`` (plain CuPy,
 written apart from the product): BFS by distances and predecessors over every edge, WCC by
-labels over every edge and a union-find component count, PageRank by its L1 residual.
+labels over every edge and a union-find component count, PageRank by its L1 residual.  The
+results wait on the host meanwhile; the checks number the vertices of the first result 0 ..
+n-1 in id order (with ``--renumber`` ids without edges are no vertices), map every regenerated
+edge into that numbering and count the ends that fall outside it as a failure of every check.
 
 Everything runs on one RMM pool under a statistics adaptor (CuPy allocates from it too).
 
+Out of core (``--placement host``): the streaming build writes the per-edge buffers straight
+to pinned host memory, so the graph is never whole on the GPU.  ``--gpu-cap BYTES`` puts an
+RMM limiting adaptor under the statistics one: everything our build and runs allocate on the
+GPU (per-vertex arrays and state, frontiers, the generator's chunks, the build's working
+memory) must fit the cap, or the step records its out of memory; the record gives the
+structure's bytes over the cap (the target is >= 2).  The checks run after the graph is gone,
+uncapped (they are the harness, not the product).  Uncapped host placement is the "largest
+R-MAT the host can pin" mode: before building, the pinned bytes are estimated from measured
+bytes per input edge (:data:`BYTES_PER_INPUT_EDGE`) and a build that cannot fit the host's
+available memory (less :data:`HOST_RESERVE`) is refused with a MemoryError; a pin that fails
+anyway raises MemoryError from the package.  Either is recorded, never a hang.
+
+``--time-limit`` (default 500 s) starts no further algorithm or check after that many seconds
+(recorded as skipped), so an invocation ends within a 540 s command.  Measured budgets (H100,
+from ``results/large-graphs``): R-MAT 28 undirected ``ef`` builds in 14-23 s (device), BFS
+0.3 s, WCC 0.3 s, PageRank 5-6 s on the device, checks 10-17 s.
+
     python benchmarks/large_graphs.py --scale 28 --formats ef fl --json out.json
     python benchmarks/large_graphs.py --scale 28 --undirected --formats ef
+    # structure >= 2x the GPU share: ef R-MAT 28 undirected is 21.6 GB, capped at 10 GB;
+    # renumbered, so the per-vertex state counts the vertices with edges (about half the ids)
+    python benchmarks/large_graphs.py --scale 28 --undirected --formats ef --placement host \
+        --renumber --gpu-cap 10e9 --budget 2e9 --chunk-edges 67108864 --json out.json
+    # the largest the host can pin (ef R-MAT 30 undirected: about 86 GB pinned, estimated)
+    python benchmarks/large_graphs.py --scale 30 --undirected --formats ef --placement host \
+        --algorithms bfs wcc --budget 8e9 --chunk-edges 268435456 --json out.json
 """
 import argparse
 import gc
@@ -37,10 +64,84 @@ from cugraph_compressed import (  # noqa: E402
     pagerank,
     weakly_connected_components,
 )
+from cugraph_compressed._placement import check_placement  # noqa: E402
 from cugraph_compressed.generators import rmat_chunks  # noqa: E402
 
 TOL = 1e-5        # cuGraph's default PageRank tolerance
 ALPHA = 0.85
+#: Structure bytes per input edge, measured on the H100 (results/large-graphs R-MAT 28 ef and
+#: fl, results/streaming-build R-MAT 26 csr and cgr), by (layout, undirected): an upper bound
+#: of the pinned bytes of a host-placed graph (its per-vertex arrays stay on the GPU).
+BYTES_PER_INPUT_EDGE = {("ef", True): 5.02, ("fl", True): 7.16, ("csr", True): 8.09,
+                        ("cgr", True): 6.03, ("ef", False): 2.76, ("fl", False): 3.72,
+                        ("csr", False): 4.19, ("cgr", False): 3.13}
+#: Host memory left to everything else when pinning (the process, the OS, page cache).
+HOST_RESERVE = 8 << 30
+ALGORITHMS = ("bfs", "pagerank", "wcc")
+
+
+class Deadline:
+    """Seconds since the start, against the invocation's time limit."""
+
+    def __init__(self, seconds):
+        self.end = time.monotonic() + seconds
+
+    def passed(self):
+        return time.monotonic() > self.end
+
+
+class Memory:
+    """The RMM resources: the pool, the optional limiting adaptor (the cap) and the statistics
+    adaptor on top; :meth:`uncapped` swaps the cap out for the checks."""
+
+    def __init__(self, cap):
+        import cupy
+        import rmm
+        from rmm.allocators.cupy import rmm_cupy_allocator
+
+        rmm.reinitialize(pool_allocator=True)
+        self.pool = rmm.mr.get_current_device_resource()
+        if cap is not None:
+            limited = rmm.mr.LimitingResourceAdaptor(self.pool, allocation_limit=int(cap))
+            rmm.mr.set_current_device_resource(limited)
+        rmm.statistics.enable_statistics()
+        self.measured = rmm.mr.get_current_device_resource()
+        cupy.cuda.set_allocator(rmm_cupy_allocator)
+
+    def capped(self):
+        import rmm
+
+        rmm.mr.set_current_device_resource(self.measured)
+
+    def uncapped(self):
+        import rmm
+
+        rmm.mr.set_current_device_resource(self.pool)
+
+
+def host_available():
+    """Bytes of host memory available now (MemAvailable), or None where unknown."""
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemAvailable:"):
+                return int(line.split()[1]) * 1024
+    except OSError:
+        return None
+    return None
+
+
+def refuse_unpinnable(fmt, args, input_edges):
+    """MemoryError when a host-placed graph's estimated pinned bytes exceed what the host has
+    available less :data:`HOST_RESERVE`; returns the estimate."""
+    estimate = int(BYTES_PER_INPUT_EDGE[fmt, args.undirected] * input_edges)
+    available = host_available()
+    if available is not None and estimate > available - HOST_RESERVE:
+        raise MemoryError(
+            f"refused before pinning: {fmt} R-MAT {args.scale} "
+            f"{'undirected' if args.undirected else 'directed'} needs about {estimate / 1e9:.1f}"
+            f" GB of pinned host memory, the host has {available / 1e9:.1f} GB available "
+            f"and keeps {HOST_RESERVE / 2**30:.0f} GiB for everything else")
+    return estimate
 
 
 def synced(call):
@@ -58,27 +159,71 @@ def synced(call):
     return result, seconds, int(stats.peak_bytes)
 
 
-def dense(frame, column, n, fill):
-    """A result column as a CuPy array indexed by vertex id (``fill`` where absent)."""
-    import cupy
+def host_columns(frame, *columns):
+    """``vertex`` and ``columns`` of a result frame as NumPy arrays (nulls as -1): results
+    wait on the host, so they take no GPU memory while the graph is alive (a capped run)."""
+    out = []
+    for name in ("vertex",) + columns:
+        series = frame[name].fillna(-1) if frame[name].has_nulls else frame[name]
+        out.append(series.values.get())
+    return tuple(out)
 
-    vertex = frame["vertex"].values
-    values = frame[column].fillna(-1).values if frame[column].has_nulls else frame[column].values
-    out = cupy.full(n, fill, dtype=values.dtype)
-    out[vertex] = values
-    return out
+
+class Compact:
+    """The graph's vertices (a result's ``vertex`` column) numbered 0 .. n-1 in id order, so
+    the checks run on dense arrays of the vertices alone whether the graph was renumbered
+    (isolated ids are no vertices) or not (every id is one).  Edge ends that are no vertex of
+    the result are counted in ``missing``, not mapped.  ``xp``: CuPy (the checks' module) or
+    NumPy."""
+
+    def __init__(self, vertices, span, xp=None):
+        if xp is None:
+            import cupy as xp
+        self.xp = xp
+        self.ids = xp.sort(xp.asarray(vertices, dtype=np.int64))
+        self.n = int(self.ids.size)
+        self.rank_of = xp.full(span, -1, dtype=np.int64)
+        self.rank_of[self.ids] = xp.arange(self.n, dtype=np.int64)
+        self.missing = 0
+
+    def same_vertices(self, vertices):
+        xp = self.xp
+        vertices = xp.sort(xp.asarray(vertices, dtype=np.int64))
+        return vertices.shape == self.ids.shape and bool((vertices == self.ids).all())
+
+    def dense(self, vertices, values, fill):
+        """``values`` (by vertex id) as a dense array over the compact numbering."""
+        xp = self.xp
+        values = xp.asarray(values)
+        out = xp.full(self.n, fill, dtype=values.dtype)
+        out[self.rank_of[xp.asarray(vertices, dtype=np.int64)]] = values
+        return out
+
+    def edges(self, pairs):
+        """``pairs()`` (fresh ``(u, v)`` id arrays, chunk by chunk) in the compact numbering,
+        the ends outside it counted in ``missing`` and their edges dropped."""
+        def regenerate():
+            for u, v in pairs():
+                u, v = self.rank_of[u], self.rank_of[v]
+                keep = (u >= 0) & (v >= 0)
+                self.missing += int((~keep).sum())
+                yield u[keep], v[keep]
+        return regenerate
 
 
-def run_layout(fmt, args, chunks, record):
+def run_layout(fmt, args, chunks, record, deadline):
     """Build, then run every algorithm twice; returns the BFS source and the results (dense
     arrays by vertex id).  The graph goes when this returns, before the checks."""
     directed = not args.undirected
-    G = CompressedGraph(directed=directed, format=fmt)
+    G = CompressedGraph(directed=directed, format=fmt, placement=args.placement)
     _, seconds, peak = synced(lambda: G.from_edge_chunks(chunks, renumber=args.renumber,
                                                          memory_budget=args.budget))
     n = G.number_of_vertices()
     record.update(build_seconds=seconds, build_peak_bytes=peak, graph_bytes=G.nbytes,
                   vertices=n, stored_edges=G.number_of_edges(True), **G.build_stats)
+    record["bytes_by_placement"] = {k: int(v) for k, v in G.nbytes_by_placement().items()}
+    if args.gpu_cap:
+        record["structure_over_cap"] = G.nbytes / args.gpu_cap
     print(f"{fmt}: build {seconds:.1f} s, peak {peak / 1e9:.2f} GB, graph "
           f"{G.nbytes / 1e9:.2f} GB, {record['stored_edges']} edges, "
           f"{record['ranges']} ranges", flush=True)
@@ -91,6 +236,12 @@ def run_layout(fmt, args, chunks, record):
     if not directed:
         runs.append(("wcc", lambda: weakly_connected_components(G)))
     for name, call in runs:
+        if name not in args.algorithms:
+            continue
+        if deadline.passed():
+            record[name] = {"skipped": "the invocation's time limit had passed"}
+            print(f"{fmt}: {name} skipped (time limit)", flush=True)
+            continue
         call()  # first call: kernels loaded, workspace sized
         gc.collect()
         frame, seconds, peak = synced(call)
@@ -99,35 +250,65 @@ def run_layout(fmt, args, chunks, record):
         print(f"{fmt}: {name} {seconds:.3f} s, {peak / max(n, 1):.1f} B/vertex", flush=True)
         if name == "bfs":
             unreached = int(np.iinfo(frame["distance"].dtype).max)
-            results[name] = (dense(frame, "distance", n, unreached),
-                             dense(frame, "predecessor", n, -1), unreached)
+            results[name] = (*host_columns(frame, "distance", "predecessor"), unreached)
         else:
-            results[name] = dense(frame, "pagerank" if name == "pagerank" else "labels", n, -1)
+            results[name] = host_columns(frame, "pagerank" if name == "pagerank" else "labels")
         del frame
     return source, results
 
 
-def check(args, chunks, source, results, record, fmt):
-    """Every result against its definition over regenerated edges; failures are recorded."""
+def check(args, chunks, source, results, record, fmt, deadline):
+    """Every result against its definition over regenerated edges (the algorithms that ran,
+    while the time limit allows); failures are recorded."""
     undirected = args.undirected
+    start = time.perf_counter()
+    first = next(iter(results.values()))
+    compact = Compact(first[0], 1 << args.scale)
 
-    def edges():
+    def pairs():
         for chunk in chunks:
             yield chunk["source"].values, chunk["destination"].values
 
-    start = time.perf_counter()
-    dist, pred, unreached = results["bfs"]
-    problems = {"bfs": rmat_checks.check_bfs(edges, dist, pred, source, unreached, undirected)}
-    record["bfs"]["reached"] = int((dist != unreached).sum())
-    del dist, pred
-    if "wcc" in results:
-        problems["wcc"], components = rmat_checks.check_components(edges, results["wcc"])
-        record["wcc"]["components"] = components
-    residual, total = rmat_checks.pagerank_residual(
-        edges, results["pagerank"], ALPHA, undirected, args.check_range_vertices)
-    problems["pagerank"] = ([] if residual <= TOL and abs(total - 1) <= 1e-4 else
-                            [f"residual {residual:.3g} (tol {TOL}), sum {total:.8f}"])
-    record["pagerank"].update(residual=residual, score_sum=total)
+    edges = compact.edges(pairs)
+    problems = {}
+    for name in [k for k in ALGORITHMS if k in results]:
+        if deadline.passed():
+            record[name]["check"] = "skipped: the invocation's time limit had passed"
+            continue
+        vertices = results[name][0]
+        if not compact.same_vertices(vertices):
+            problems[name] = ["its vertices are not those of the first result"]
+            continue
+        if name == "bfs":
+            _, dist, pred, unreached = results["bfs"]
+            dist = compact.dense(vertices, dist, unreached)
+            pred = compact.dense(vertices, pred, -1)
+            pred[pred >= 0] = compact.rank_of[pred[pred >= 0]]  # predecessors are ids too
+            problems["bfs"] = rmat_checks.check_bfs(edges, dist, pred,
+                                                    int(compact.rank_of[source]), unreached,
+                                                    undirected)
+            record["bfs"]["reached"] = int((dist != unreached).sum())
+            del dist, pred
+        elif name == "wcc":
+            labels = compact.dense(vertices, results["wcc"][1], -1)
+            problems["wcc"], components = rmat_checks.check_components(edges, labels)
+            record["wcc"]["components"] = components
+            del labels
+        else:
+            scores = compact.dense(vertices, results["pagerank"][1], np.nan)
+            residual, total = rmat_checks.pagerank_residual(
+                edges, scores, ALPHA, undirected, args.check_range_vertices)
+            del scores
+            problems["pagerank"] = ([] if residual <= TOL and abs(total - 1) <= 1e-4 else
+                                    [f"residual {residual:.3g} (tol {TOL}), sum {total:.8f}"])
+            record["pagerank"].update(residual=residual, score_sum=total)
+        results.pop(name)
+    record["checked_vertices"] = compact.n
+    record["edge_ends_outside_results"] = compact.missing
+    if compact.missing:  # every check ran without those edges: none of them holds
+        for found in problems.values():
+            found.append(f"{compact.missing} edge ends are no vertex of the results")
+    del compact
     for name, found in problems.items():
         record[name]["check"] = "ok" if not found else found
     record["check_seconds"] = time.perf_counter() - start
@@ -146,19 +327,27 @@ def main(argv=None):
     parser.add_argument("--renumber", action="store_true", help="renumber=True (default False)")
     parser.add_argument("--check-range-vertices", type=int, default=1 << 26,
                         help="sources per range of the PageRank residual's deduplication")
+    parser.add_argument("--placement", choices=("device", "host", "auto"), default="device",
+                        help="where the per-edge buffers go (auto once the package has it)")
+    parser.add_argument("--gpu-cap", type=float, default=None, metavar="BYTES",
+                        help="RMM limiting adaptor: the GPU memory the build and runs may use")
+    parser.add_argument("--algorithms", nargs="+", choices=ALGORITHMS, default=list(ALGORITHMS),
+                        help="what to run (wcc on undirected graphs only)")
+    parser.add_argument("--time-limit", type=float, default=500.0, metavar="SECONDS",
+                        help="start no algorithm or check after this (500)")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
     args.budget = None if args.budget is None else int(args.budget)
+    args.gpu_cap = None if args.gpu_cap is None else int(args.gpu_cap)
+    check_placement(args.placement)  # "auto" says so until the package has it
+    deadline = Deadline(args.time_limit)
 
     import cupy
-    import rmm
-    from rmm.allocators.cupy import rmm_cupy_allocator
 
+    from cugraph_compressed._pinned import pinned_bytes
     from cugraph_compressed.bench.environment import git_commit, versions
 
-    rmm.reinitialize(pool_allocator=True)
-    rmm.statistics.enable_statistics()
-    cupy.cuda.set_allocator(rmm_cupy_allocator)
+    memory = Memory(args.gpu_cap)
     chunks = rmat_chunks(args.scale, args.edge_factor, seed=42, chunk_edges=args.chunk_edges,
                          backend="device")
     start = time.perf_counter()
@@ -174,17 +363,25 @@ def main(argv=None):
                   "direction": "undirected" if args.undirected else "directed",
                   "input_edges": chunks.num_edges, "chunk_edges": args.chunk_edges,
                   "renumber": args.renumber, "budget": args.budget,
-                  "generate_pass_seconds": generate,
+                  "generate_pass_seconds": generate, "placement": args.placement,
+                  "gpu_cap": args.gpu_cap, "time_limit": args.time_limit,
+                  "host_available_bytes": host_available(),
                   "device": cupy.cuda.runtime.getDeviceProperties(0)["name"].decode(),
                   "commit": git_commit(), "versions": versions()}
         records.append(record)
         try:
-            source, results = run_layout(fmt, args, chunks, record)
+            if args.placement == "host" and args.gpu_cap is None:
+                record["pinned_estimate_bytes"] = refuse_unpinnable(fmt, args,
+                                                                    chunks.num_edges)
+            memory.capped()
+            source, results = run_layout(fmt, args, chunks, record, deadline)
+            record["pinned_bytes_after"] = pinned_bytes()  # the graph is gone: 0 expected
             gc.collect()
-            check(args, chunks, source, results, record, fmt)
+            memory.uncapped()
+            check(args, chunks, source, results, record, fmt, deadline)
             del results
         except MemoryError as exc:
-            record["out_of_memory"] = str(exc)[:300]
+            record["out_of_memory"] = str(exc)[:400]
             print(f"{fmt}: out of memory: {exc}", flush=True)
         gc.collect()
         if args.json:

@@ -37,13 +37,25 @@ def main(argv=None):
                         "contender build with renumber=True)")
     p.add_argument("--vertex-order", choices=("sorted", "degree"), default="sorted",
                    help="our graphs' internal vertex order (sorted)")
-    p.add_argument("--placements", nargs="+", choices=("device", "host"), default=["device"],
-                   help="measure each layout in these placements (device)")
+    p.add_argument("--placements", nargs="+", choices=("device", "host", "auto"),
+                   default=["device"],
+                   help="measure each layout in these placements (device; auto once the "
+                        "package offers it)")
+    p.add_argument("--no-reads", action="store_true",
+                   help="do not count the lines and bytes each run reads (counted by default, "
+                        "outside the timed calls)")
+    p.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
+                   help="start no build or algorithm after this many seconds (their rows say "
+                        "so): one invocation ends within a command's limit")
+    p.add_argument("--plot", default=None, metavar="PNG",
+                   help="also draw the record as a PNG (needs matplotlib)")
     p.add_argument("--out", default=None,
                    help="JSON path (default benchmarks/results/<device>-<date>.json)")
     p.add_argument("--git-commit", default=None,
                    help="commit to record (default: $GIT_COMMIT, else git rev-parse HEAD)")
     args = p.parse_args(argv)
+    if args.plot:
+        bench.require_matplotlib()  # before the run, not after it
 
     directed = [True] if not args.undirected else ([True, False] if args.directed else [False])
 
@@ -59,13 +71,20 @@ def main(argv=None):
         edge_factor=args.edge_factor, seed=args.seed, backend=args.backend,
         with_cugraph=not args.no_cugraph, cugraph_renumber_false=args.cugraph_renumber_false,
         vertex_order=args.vertex_order, placements=args.placements,
+        count_reads=not args.no_reads, time_limit_s=args.time_limit,
         git_commit=args.git_commit, checkpoint=checkpoint)
     print(f"{record['device']} ({record['backend']}), commit {record['git_commit']}, "
           f"{record['timestamp']}")
     print("\n".join(bench.describe_graphs(record)))
     print(bench.format_sizes(record))
     print(bench.format_table(record))
+    if reads := bench.format_reads(record):
+        print("reads of the per-edge buffers (host/auto placements; x bound: time / "
+              "max(lines / 49 M/s, bytes / 51 GB/s), target <= 1.5):")
+        print(reads)
     print(f"wrote {bench.write_json(record, json_path(record))}")
+    if args.plot:
+        print(f"wrote {bench.plot_record(record, args.plot)}")
     return 1 if any(r.get("check") == "MISMATCH" for r in record["results"]) else 0
 
 

@@ -114,18 +114,22 @@ def main(argv=None):
     p.add_argument("--algorithms", nargs="+", choices=list(BY_SHORT), default=list(BY_SHORT))
     p.add_argument("--formats", nargs="+", default=sorted(cgc.supported()["bfs"]["device"]))
     p.add_argument("--repeats", type=int, default=3)
+    p.add_argument("--placement", choices=("device", "host"), default="device",
+                   help="our graphs' placement (host: the host_reads and "
+                        "host_sort_frontiers_from knobs apply)")
     p.add_argument("--json", help="also write the medians here")
     args = p.parse_args(argv)
     df = simple_edges(rmat_edgelist(args.scale, seed=42, weighted=True, backend="device"))
     source = int(df["source"].iloc[0])
     default = getattr(cgc.TraversalConfig(), args.knob)
     print(f"R-MAT {args.scale}, {len(df):,} edges, source {source}; median ms of {args.repeats}; "
-          f"{args.knob} (default {default})", flush=True)
+          f"{args.knob} (default {default}); our graphs in {args.placement} placement",
+          flush=True)
     configs = [cgc.TraversalConfig(**{args.knob: value}) for value in args.values]
 
     def build(library, fmt, directed, transposed):
         kind = cugraph.Graph if library is cugraph else cgc.CompressedGraph
-        extra = {} if library is cugraph else {"format": fmt}
+        extra = {} if library is cugraph else {"format": fmt, "placement": args.placement}
         graph = kind(directed=directed, **extra)
         graph.from_cudf_edgelist(df, weight="weight", renumber=False,
                                  store_transposed=transposed)
@@ -138,7 +142,8 @@ def main(argv=None):
         del graph
     print("cuGraph: " + ", ".join(f"{n} {t:.2f}" for n, t in theirs.items()), flush=True)
     record = {"scale": args.scale, "edges": len(df), "source": source, "knob": args.knob,
-              "values": args.values, "repeats": args.repeats, "device": cp.cuda.runtime
+              "values": args.values, "repeats": args.repeats, "placement": args.placement,
+              "device": cp.cuda.runtime
               .getDeviceProperties(cp.cuda.Device().id)["name"].decode(),
               "cugraph_ms": theirs, "ms": {}}
     print("format  alg       " + "  ".join(f"{str(v):>10}" for v in args.values), flush=True)

@@ -114,7 +114,7 @@ def bfs_device(adjacency, sources, depth_limit):
     while depth_limit is None or level < depth_limit:
         frontier, following = queues[level % 2], queues[(level + 1) % 2]
         size, next_size = _word(sizes, level % 2), _word(sizes, (level + 1) % 2)
-        if config.sort_frontiers_from is not None:
+        if run.sort_from is not None:
             count = int(size.get()[0])  # a host sort needs the length: this level waits
             if not count:
                 break

@@ -95,6 +95,11 @@ def out_weights_host(owner, weights, n):
     return np.bincount(owner, weights=weights, minlength=n)
 
 
+#: What the latest PageRank run of this process did: ``iterations``, the passes over every
+#: list (the benchmark's read counts multiply one pass by it; nothing else reads it).
+LAST_RUN: dict = {}
+
+
 def pagerank_host(adjacency, alpha, teleport, start, out_weight, max_iter, tol):
     """cuGraph's PageRank iteration over the layout's host decoder (lists decoded once), on
     whichever lists the graph holds.
@@ -128,6 +133,7 @@ def pagerank_host(adjacency, alpha, teleport, start, out_weight, max_iter, tol):
         iterations += 1
         if change < tol or iterations >= max_iter:
             break
+    LAST_RUN["iterations"] = iterations
     return scores, iterations < max_iter
 
 
@@ -260,6 +266,7 @@ def pagerank_device(adjacency, alpha, teleport, start, out_weight, max_iter, tol
         iterations += 1
         if change < tol or iterations >= max_iter:
             break
+    LAST_RUN["iterations"] = iterations
     return scores, iterations < max_iter
 
 

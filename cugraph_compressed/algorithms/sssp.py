@@ -166,7 +166,7 @@ def sssp_device(adjacency, source: int, cutoff):
     unqueue = MODULE.kernel("unqueue", vertex=vtype)
     passes = SizedPasses(run, n)
     counts = LaggedCounts(cp)
-    sort = adjacency.config.sort_frontiers_from is not None
+    sort = run.sort_from is not None
 
     def promoted(lo, hi):
         """Far vertices with lo <= dist < hi into queues[0] (round 0's frontier); their count

@@ -5,6 +5,7 @@ cuGraph and every compressed layout, on one R-MAT graph, side by side.
   contenders (cuGraph and every layout);
 * :mod:`.environment`: backend choice, synchronization, freeing, RMM statistics, provenance;
 * :mod:`.graphs`: the R-MAT edge frame, its counts and the shared sources;
+* :mod:`.reads`: what each run reads of the per-edge buffers (lines, bytes, zero-copy bound);
 * :mod:`.timing`: warm-up and median of synchronized repeats, for builds and calls;
 * :mod:`.checks`: result summaries and agreement between contenders;
 * :mod:`.report`: result rows, the description of the graphs, the tables, the JSON file;
@@ -20,6 +21,7 @@ from .report import (
     default_json_path,
     describe_graphs,
     failed,
+    format_reads,
     format_sizes,
     format_table,
     write_json,
@@ -28,6 +30,6 @@ from .run import run_benchmark
 from .specs import CUGRAPH, GRAPHS, OURS, SPECS, pick_formats
 
 __all__ = ["CUGRAPH", "GRAPHS", "OURS", "PAGERANK_L1", "SPECS", "SSSP_RTOL", "check_fits",
-           "contender_label", "default_json_path", "describe_graphs", "failed", "format_sizes",
-           "format_table", "pick_backend", "pick_formats", "plot_record", "require_matplotlib",
-           "run_benchmark", "simple_edges", "write_json"]
+           "contender_label", "default_json_path", "describe_graphs", "failed", "format_reads",
+           "format_sizes", "format_table", "pick_backend", "pick_formats", "plot_record",
+           "require_matplotlib", "run_benchmark", "simple_edges", "write_json"]

@@ -4,6 +4,8 @@ tables of sizes and times, the JSON file and its default path, the results that 
 import json
 from pathlib import Path
 
+from .reads import FIELDS as READ_FIELDS
+from .reads import TARGET
 from .specs import CUGRAPH, Contender
 
 
@@ -46,6 +48,7 @@ def result_row(backend, graph, contender, algorithm, kind, **fields):
         "encode_warmup_ms": None, "encode_edges_per_s": None, "reported_edges": None,
         "summary": None, "check": "n/a", "checked_against": None, "note": None,
     }
+    row.update(dict.fromkeys(READ_FIELDS))
     row.update(fields)
     return row
 
@@ -233,6 +236,46 @@ def format_table(record):
         lines.append(f"note: {note}: " + "; ".join(f"{where} ({', '.join(labels)})"
                                                  for where, labels in places.items()))
     return "\n".join(lines)
+
+
+def format_reads(record, placements=("host", "auto")):
+    """A plain-text table of what our runs in ``placements`` read of the per-edge buffers
+    (:mod:`.reads`), one row per graph, algorithm and layout whose reads were counted.
+
+    Parameters
+    ----------
+    record : dict
+        What :func:`~cugraph_compressed.bench.run_benchmark` returned.
+    placements : sequence of str, default ("host", "auto")
+        The placements shown (the bound is that of zero-copy reads).
+
+    Returns
+    -------
+    str
+        Columns: scale, graph, alg, layout, ms (median), lines (128-byte lines touched, mean
+        per run), requests (each list's lines on their own), MB read, Mlines/s and GB/s
+        achieved, bound ms (max(lines / 49 M/s, bytes / 51 GB/s)), x bound (time / bound; the
+        target is at most 1.5, marked ``!`` above it), lines vs csr, model (exact or a lower
+        bound).  Empty when no row was counted.
+    """
+    rows = []
+    for r in record["results"]:
+        if r.get("lines") is None or r.get("placement") not in placements:
+            continue
+        over = r["time_over_bound"]
+        mark = "!" if over is not None and over > TARGET else ""
+        rows.append([str(r["scale"]), _direction(r["directed"]), r["algorithm"],
+                     contender_label(r), _fmt(r["ms"], ".3f"), f"{r['lines']:,.0f}",
+                     f"{r['line_requests']:,.0f}", _fmt(r["read_bytes"] / 1e6, ",.1f"),
+                     _fmt(r["lines_per_s"] and r["lines_per_s"] / 1e6, ".1f"),
+                     _fmt(r["read_gb_per_s"], ".2f"), _fmt(r["bound_ms"], ".3f"),
+                     _fmt(over, ".2f", "x" + mark), _fmt(r.get("lines_vs_csr"), ".2f"),
+                     r["reads_model"]])
+    if not rows:
+        return ""
+    head = ["scale", "graph", "alg", "layout", "ms", "lines", "requests", "MB read",
+            "Mlines/s", "GB/s", "bound ms", "x bound", "lines vs csr", "model"]
+    return "\n".join(_table(head, rows, left={"graph", "alg", "layout", "model"}))
 
 
 def _fmt(value, spec, suffix=""):

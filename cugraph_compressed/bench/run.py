@@ -8,7 +8,8 @@ request), one contender at a time (the previous one is freed first so they never
 memory), every device allocation of either side from one RMM pool.  Per graph built
 (:mod:`.specs` says which):
 
-* encode: one warm-up build, then the median of ``encode_repeats`` synchronized builds;
+* encode: one warm-up build, then the median of ``encode_repeats`` synchronized builds (none
+  with 0: the graph of the warm-up build is timed, its build time is ``encode_warmup_ms``);
 * size: ``G.nbytes`` for our layouts, and for every contender on the device the RMM bytes that
   building it left allocated (RMM statistics, edge frame still alive);
 * algorithms: one warm-up call, then ``repeats`` synchronized calls, per source for algorithms
@@ -23,13 +24,15 @@ parallel edges; both directions of an undirected edge) divided by the median tim
 import datetime
 import statistics
 import sys
+import time
+from dataclasses import dataclass, field
 
-from .._args import check_optional_bool
+from .._args import check_bool, check_optional_bool
 from .._placement import check_placement
 from .._progress import Progress
 from .._vertex_order import check_vertex_order
 from ..formats.base import plain_csr_nbytes
-from . import environment
+from . import environment, reads
 from .checks import PAGERANK_L1, SSSP_RTOL, agrees, summarize
 from .environment import Environment, pick_backend, versions
 from .graphs import describe_graph, generate, simple_edges
@@ -41,8 +44,8 @@ from .timing import time_builds, time_calls
 def run_benchmark(scales, *, directed=True, algorithms=tuple(SPECS), formats=None, repeats=5,
                   encode_repeats=3, num_sources=4, edge_factor=16, seed=42, backend="auto",
                   cugraph_renumber_false=False, vertex_order="sorted", placements=("device",),
-                  with_cugraph=True, git_commit=None, log=None, checkpoint=None,
-                  progress=False):
+                  with_cugraph=True, count_reads=True, time_limit_s=None, git_commit=None,
+                  log=None, checkpoint=None, progress=False):
     """Generate R-MAT graphs and measure every contender on each.
 
     Parameters
@@ -61,7 +64,7 @@ def run_benchmark(scales, *, directed=True, algorithms=tuple(SPECS), formats=Non
         Timed calls per source for per-source algorithms, timed calls for the others (after
         one warm-up call); at least 1.
     encode_repeats : int, default 3
-        Timed builds per graph (after one warm-up build); at least 1.
+        Timed builds per graph (after one warm-up build); 0: the warm-up build alone.
     num_sources : int, default 4
         Start vertices per graph (fewer if the graph has fewer candidates).
     edge_factor : int, default 16
@@ -81,6 +84,14 @@ def run_benchmark(scales, *, directed=True, algorithms=tuple(SPECS), formats=Non
         order; every row records its ``placement``, and ``settings`` the list.
     with_cugraph : bool, default True
         Include cuGraph itself as a contender (device backend only, when importable).
+    count_reads : bool, default True
+        Count what each of our runs reads of the per-edge buffers (:mod:`.reads`: 128-byte
+        lines, bytes, the zero-copy bound and time over it), once per graph, layout,
+        algorithm and source, shared by the placements of a layout, outside the timed calls.
+    time_limit_s : float, optional
+        Once this many seconds have passed since the call began, no further graph is built
+        and no further algorithm timed: their rows say so in their note (so one invocation
+        ends within a command's time limit, whatever the graph costs).
     git_commit : str, optional
         Commit to record; else the ``GIT_COMMIT`` environment variable, else ``git rev-parse``.
     log : callable, optional
@@ -108,7 +119,9 @@ def run_benchmark(scales, *, directed=True, algorithms=tuple(SPECS), formats=Non
     specs = pick_specs(algorithms)
     algorithms = [spec.name for spec in specs]
     progress = check_optional_bool("progress", progress)
-    if repeats < 1 or encode_repeats < 1 or num_sources < 1:
+    if encode_repeats < 0:
+        raise ValueError(f"encode_repeats ({encode_repeats}) must be >= 0")
+    if repeats < 1 or num_sources < 1:
         raise ValueError(f"repeats ({repeats}), encode_repeats ({encode_repeats}) and "
                          f"num_sources ({num_sources}) must be >= 1")
     backend, why_host = pick_backend(backend)
@@ -117,6 +130,10 @@ def run_benchmark(scales, *, directed=True, algorithms=tuple(SPECS), formats=Non
     cugraph_ok = with_cugraph and backend == "device" and env.cugraph is not None
     check_vertex_order(vertex_order)
     placements = [check_placement(p) for p in placements]
+    count_reads = check_bool("count_reads", count_reads)
+    if time_limit_s is not None and not time_limit_s > 0:
+        raise ValueError(f"time_limit_s={time_limit_s!r} must be None or a number > 0")
+    deadline = None if time_limit_s is None else time.monotonic() + float(time_limit_s)
     if not placements:
         raise ValueError("placements must name at least one placement")
     sides = contenders(formats, cugraph_ok, cugraph_renumber_false, vertex_order, placements)
@@ -138,7 +155,10 @@ def run_benchmark(scales, *, directed=True, algorithms=tuple(SPECS), formats=Non
                      "graphs": {name: dict(kw) for name, kw in GRAPHS.items()},
                      "sssp_rtol": SSSP_RTOL, "pagerank_l1": PAGERANK_L1,
                      "renumber": True, "vertex_order": vertex_order,
-                     "placements": placements,
+                     "placements": placements, "count_reads": count_reads,
+                     "time_limit_s": time_limit_s,
+                     "reads_rates": {"lines_per_s": reads.LINES_PER_S,
+                                     "bytes_per_s": reads.BYTES_PER_S},
                      "rmm_pool": env.rmm_pool},
         "graphs": [],
         "results": [],
@@ -160,13 +180,14 @@ def run_benchmark(scales, *, directed=True, algorithms=tuple(SPECS), formats=Non
                 record["graphs"].append(graph)
                 log(f"  {'directed' if is_directed else 'undirected'}: {graph['vertices']:,} "
                     f"vertex ids, {graph['edges']:,} stored edges; sources {sources}")
-                first = {}  # algorithm -> the first contender's result: what others must match
+                shared = _Shared(counted={} if count_reads else None, deadline=deadline)
                 results = []
                 for contender in sides:
                     log(f"  {contender.name} [{contender.format}]")
                     results += _measure(env, df, graph, contender, specs, sources, repeats,
-                                        encode_repeats, first, log)
-                del first
+                                        encode_repeats, shared, log)
+                del shared
+                reads.add_csr_ratios(results)
                 # Grouped by algorithm, contenders in their order: rows to compare are adjacent.
                 results.sort(key=lambda r: algorithms.index(r["algorithm"]))
                 record["results"].extend(results)
@@ -177,6 +198,33 @@ def run_benchmark(scales, *, directed=True, algorithms=tuple(SPECS), formats=Non
     finally:
         log.close()
     return record
+
+
+#: The note of rows not measured because the run's time limit had passed.
+NOTE_TIME_LIMIT = "skipped: the run's time limit had passed"
+
+
+@dataclass
+class _Shared:
+    """What the contenders of one graph share.
+
+    Attributes
+    ----------
+    first : dict
+        Algorithm -> the first contender's (label, summary, payload): what others must match.
+    counted : dict or None
+        (layout, algorithm) -> reads per source (:mod:`.reads`), shared by the layout's
+        placements, or the text of a failed count; None when reads are not counted.
+    deadline : float or None
+        ``time.monotonic()`` after which nothing more is started.
+    """
+
+    first: dict = field(default_factory=dict)
+    counted: dict | None = None
+    deadline: float | None = None
+
+    def late(self):
+        return self.deadline is not None and time.monotonic() > self.deadline
 
 
 class _Log:
@@ -211,12 +259,21 @@ def _where(graph, contender):
             f"{contender.title}")
 
 
+def _count(counter, out):
+    """``counter(out)``, or what went wrong as text: a count that fails (out of memory) costs
+    the row its read fields, not its times."""
+    try:
+        return counter(out)
+    except Exception as exc:
+        return f"read count failed: {_error(exc)}"
+
+
 def _error(exc):
     text = f"{type(exc).__name__}: {exc}".strip()
     return text if len(text) <= 300 else text[:297] + "..."
 
 
-def _measure(env, df, graph, contender, specs, sources, repeats, encode_repeats, first, log):
+def _measure(env, df, graph, contender, specs, sources, repeats, encode_repeats, shared, log):
     """Every result of one contender on one graph: each graph kind it needs built once."""
     rows = []
     for kind in GRAPHS:
@@ -232,13 +289,16 @@ def _measure(env, df, graph, contender, specs, sources, repeats, encode_repeats,
                 wanted.append(spec)
         if wanted:
             rows += _measure_graph(env, df, graph, contender, kind, wanted, sources, repeats,
-                                   encode_repeats, first, log)
+                                   encode_repeats, shared, log)
     return rows
 
 
 def _measure_graph(env, df, graph, contender, kind, specs, sources, repeats, encode_repeats,
-                   first, log):
+                   shared, log):
     """Build one graph of one contender, then time every algorithm in ``specs`` on it."""
+    if shared.late():
+        return [result_row(env.backend, graph, contender, spec.name, kind,
+                           note=NOTE_TIME_LIMIT) for spec in specs]
     env.free()
     log.step(f"{_where(graph, contender)}: building {kind} graph")
     build = contender.builder(env, graph["directed"], kind)
@@ -257,18 +317,18 @@ def _measure_graph(env, df, graph, contender, kind, specs, sources, repeats, enc
     else:
         nbytes = int(G.nbytes)
         components = {k: int(v) for k, v in G.nbytes_by_component().items()}
-    encode_med = statistics.median(encode_s)
+    encode_med = statistics.median(encode_s) if encode_s else None
     common = {
         "structure_bytes": nbytes, "bytes_per_edge": ratio(nbytes, graph["edges"]),
         "components": components, "rmm_bytes": rmm_bytes, "rmm_peak_bytes": rmm_peak,
-        "encode_ms": encode_med * 1e3, "encode_warmup_ms": warm_s * 1e3,
+        "encode_ms": encode_med and encode_med * 1e3, "encode_warmup_ms": warm_s * 1e3,
         "encode_edges_per_s": graph["input_edges"] / encode_med if encode_med else None,
     }
     if not contender.is_cugraph:
         common["compression_ratio"] = float(G.compression_ratio)
         common["plain_csr_bytes"] = int(plain_csr_nbytes(G.number_of_vertices(),
                                                          G.number_of_edges(True)))
-    results = [_measure_algorithm(env, G, graph, contender, kind, spec, sources, repeats, first,
+    results = [_measure_algorithm(env, G, graph, contender, kind, spec, sources, repeats, shared,
                                   common, log) for spec in specs]
     try:  # only recorded (after timing: cuGraph may build and cache an edge list for it)
         reported_edges = int(G.number_of_edges())
@@ -281,33 +341,60 @@ def _measure_graph(env, df, graph, contender, kind, specs, sources, repeats, enc
     return results
 
 
-def _measure_algorithm(env, G, graph, contender, kind, spec, sources, repeats, first, common,
+def _measure_algorithm(env, G, graph, contender, kind, spec, sources, repeats, shared, common,
                        log):
-    """The result row of one algorithm on one contender's graph, checked against ``first``."""
+    """The result row of one algorithm on one contender's graph, checked against the first
+    contender's, with its reads (:mod:`.reads`) when they are counted and the contender is
+    ours."""
+    first, counted = shared.first, shared.counted
     def row(**fields):
         return result_row(env.backend, graph, contender, spec.name, kind, **common, **fields)
 
     log.step(f"{_where(graph, contender)}: timing {spec.name}")
     if not contender.has_kernels(env):
         return row(note=NOTE_NO_KERNELS)
+    if shared.late():
+        return row(note=NOTE_TIME_LIMIT)
     calls = [(s,) for s in sources] if spec.per_source else [()]
     recorded_sources = sources if spec.per_source else None
+    key = (contender.format, spec.name)
+    counter = None
+    if counted is not None and not contender.is_cugraph and key not in counted:
+        counter = _count(lambda graph: reads.RunReads(graph, spec.algorithm), G)
+        if isinstance(counter, str):  # the graph's extents could not be counted
+            log(f"    {spec.name}: {counter}")
+            counted[key], counter = counter, None
+
+    def inspect(out):  # the first timed result of each source: checked, and its reads counted
+        return summarize(out, graph) + ((_count(counter, out),) if counter is not None else ())
+
     try:
         timing, outcomes = time_calls(env, contender.call(env, spec), G, calls, repeats,
-                                      lambda out: summarize(out, graph))
+                                      inspect)
     except Exception as exc:
         note = f"failed: {_error(exc)}"
         log(f"    {spec.name}: {note}")
         return row(sources=recorded_sources, check="error", note=note)
     column = outcomes[0][0]
-    summaries = [summary for _, summary, _ in outcomes]
+    summaries = [outcome[1] for outcome in outcomes]
     payload = outcomes[-1][2]
+    if counter is not None:
+        counted[key] = [outcome[3] for outcome in outcomes]
+        failure = next((r for r in counted[key] if isinstance(r, str)), None)
+        if failure:
+            log(f"    {spec.name}: {failure}")
+            counted[key] = failure
     del outcomes
     summary = summaries if spec.per_source else summaries[0]
     ref = first.setdefault(spec.name, (contender.label, summary, payload))
     ok = agrees(column, ref, summary, payload)
     del payload
     med = timing["ms"] / 1e3
+    if counted is not None and isinstance(counted.get(key), str):
+        common = {**common, "reads_model": counted[key]}
+    elif counted is not None and key in counted:
+        common = {**common, **reads.row_fields(counted[key], timing["ms"],
+                                               reads.MODELS[spec.name])}
     result = row(**timing, sources=recorded_sources,
                  gteps=graph["edges"] / med / 1e9 if spec.per_source and med else None,
                  summary=summary, check="ok" if ok else "MISMATCH", checked_against=ref[0])

@@ -45,7 +45,7 @@ def time_builds(env, build, df, repeats):
     df : DataFrame
         The edge frame, alive while the memory is counted (it is not part of the count).
     repeats : int
-        Timed builds, at least 1.
+        Timed builds after the warm-up (0: the warm-up's graph is returned).
 
     Returns
     -------

@@ -154,12 +154,19 @@ struct EfView {
     CGC_REQUIRE(inside(L, from), FAULT_CODE, v, return)
     const uint64_t last = (L.stop - 1) >> 5;  // the list's last word: lanes past it load nothing
     CGC_IF_CHECKED(int64_t previous = -1;)  // the value of the rank before the step's first
-    for (uint64_t w = from >> 5; rank < end; w += WARP) {
+#ifdef CGC_HOST_READS
+    // Host reads (kernels/traverse.cuh): windows start at the 128-byte line holding `from`, so
+    // every step loads whole lines; the lanes before `from`'s word load nothing.
+    const uint64_t start = (from >> 5) & ~(uint64_t)(WARP - 1);
+#else
+    const uint64_t start = from >> 5;
+#endif
+    for (uint64_t w = start; rank < end; w += WARP) {
       CGC_REQUIRE(w <= last, FAULT_CODE, v, return)  // fewer ones than the list's length
       // Lane i holds word w + i.  The next list's bits in the last word follow this list's n
       // ones, so none of their ones gets a wanted rank.
       const uint64_t mine = w + lane;
-      uint32_t word = mine <= last ? data[mine] : 0u;
+      uint32_t word = mine <= last && mine >= from >> 5 ? data[mine] : 0u;
       if (mine == from >> 5) word &= 0xFFFFFFFFu << (from & 31);  // bits before `from`
       const int count = __popc(word);
       const int through = warp_inclusive_sum(count);  // ones in words w .. w + lane

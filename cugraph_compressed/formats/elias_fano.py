@@ -423,6 +423,12 @@ class EliasFanoLists:
         return dict(first=first[:q], n=n, l=l[:q], m=m, w_fp=w_fp, start=start[:q], lo=lo,
                     up=lo + n * l[:q], end=start[q:])
 
+    def bit_ranges(self, lists):
+        """``(start, end)``: the bit positions in ``data`` where each list's entry (forward
+        pointers, lows, upper bits) begins and where the next one begins (NumPy int64)."""
+        info = self._lists(lists)
+        return info["start"], info["end"]
+
     # -- decoding ----------------------------------------------------------------------------
     def degrees(self):
         """Length of every list, int64 (array module of the buffers)."""

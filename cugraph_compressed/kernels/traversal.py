@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import os
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -85,26 +85,54 @@ class Module:
         expr = self.templates[name][0].format(view=view, vertex=vertex, weight=weight)
         return list(dict.fromkeys([expr, *names]))
 
-    def kernel(self, name, *, view=None, vertex=None, weight=None, checked=False):
+    def kernel(self, name, *, view=None, vertex=None, weight=None, checked=False,
+               host_reads=False):
         """One instantiation of template ``name``, compiled with :meth:`names_for`'s set;
-        ``checked``: from the checked build (``kernels/common.cuh``), which only kernels
-        reading a layout view differ in."""
+        ``checked``: from the checked build (``kernels/common.cuh``), ``host_reads``: from
+        the host-reads build (``kernels/traverse.cuh``), which only kernels reading a layout
+        view differ in.  Each build is its own module, compiled when first asked for."""
         vertex = VERTEX_TYPES.get(np.dtype(vertex)) if vertex is not None else None
         weight = WEIGHT_TYPES.get(np.dtype(weight)) if weight is not None else None
         names = self.names_for(name, view, vertex, weight)
-        return get_kernel(self.source, names[0], names,
-                          defines=(CHECKED,) if checked else ())
+        defines = (CHECKED,) * bool(checked) + (HOST_READS,) * bool(host_reads)
+        return get_kernel(self.source, names[0], names, defines=defines)
 
 
 #: Set to 1 to make ``TraversalConfig.checked`` default to True in this process.
 CHECKED_ENV = "CUGRAPH_COMPRESSED_CHECKED"
+#: Set to 0 to make ``TraversalConfig.host_reads`` default to False in this process.
+HOST_READS_ENV = "CUGRAPH_COMPRESSED_HOST_READS"
+#: Set to an int to make ``TraversalConfig.host_sort_frontiers_from`` default to it.
+HOST_SORT_ENV = "CUGRAPH_COMPRESSED_HOST_SORT_FROM"
+#: The define of host-reads builds (``kernels/traverse.cuh``).
+HOST_READS = "CGC_HOST_READS"
+#: Lists of a host-placed graph at least this long go to warp items (when a layout has any).
+HOST_WARP_DEGREE = WARP
+
+
+def _flag(name: str, default: bool) -> bool:
+    value = os.environ.get(name, "")
+    if value not in ("", "0", "1"):
+        raise ValueError(f"{name}={value!r} must be 0 or 1")
+    return default if value == "" else value == "1"
 
 
 def _checked_default() -> bool:
-    value = os.environ.get(CHECKED_ENV, "")
-    if value not in ("", "0", "1"):
-        raise ValueError(f"{CHECKED_ENV}={value!r} must be 0 or 1")
-    return value == "1"
+    return _flag(CHECKED_ENV, False)
+
+
+def _host_reads_default() -> bool:
+    return _flag(HOST_READS_ENV, True)
+
+
+def _host_sort_default():
+    value = os.environ.get(HOST_SORT_ENV, "")
+    if value == "":
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise ValueError(f"{HOST_SORT_ENV}={value!r} must be an int >= 1 or empty") from None
 
 
 @dataclass(frozen=True)
@@ -143,6 +171,19 @@ class TraversalConfig:
         A bottom-up BFS level turns back top-down when its frontier is smaller than the
         previous one and holds at most ``num_vertices / bottom_up_beta`` vertices; larger
         values stay bottom-up longer.
+    host_reads : bool
+        On a graph whose per-edge buffers are in pinned host memory (``placement="host"``),
+        run the host-reads build of the kernels (``kernels/traverse.cuh``): warps read lists
+        in 128-byte-aligned, coalesced requests (EMOGI's scheme: ``csr`` and ``fl`` lists in
+        aligned groups of 32 slots, ``ef``'s upper bits in whole lines), and lists of at least
+        32 ranks of the layouts with warp decoders go to warps.  Results are the same either
+        way.  Defaults to True, or to False when the environment sets
+        ``CUGRAPH_COMPRESSED_HOST_READS=0`` (to time both).  No effect on GPU-placed graphs.
+    host_sort_frontiers_from : int or None
+        ``sort_frontiers_from`` for host-placed graphs (BFS's and SSSP's frontiers sorted by
+        vertex, so neighbouring lists share 128-byte lines, as EFG orders its frontier out of
+        core).  None (the default until measured: ``benchmarks/tuning.py``), or the
+        environment's ``CUGRAPH_COMPRESSED_HOST_SORT_FROM``.
     """
 
     warp_item_ranks: int | None = 1024
@@ -150,10 +191,13 @@ class TraversalConfig:
     checked: bool = field(default_factory=_checked_default)
     bottom_up_alpha: float | None = 15.0
     bottom_up_beta: float = 18.0
+    host_reads: bool = field(default_factory=_host_reads_default)
+    host_sort_frontiers_from: int | None = field(default_factory=_host_sort_default)
 
     def __post_init__(self):
-        if not isinstance(self.checked, (bool, np.bool_)):
-            raise TypeError(f"TraversalConfig.checked={self.checked!r} must be a bool")
+        for name in ("checked", "host_reads"):
+            if not isinstance(getattr(self, name), (bool, np.bool_)):
+                raise TypeError(f"TraversalConfig.{name}={getattr(self, name)!r} must be a bool")
         for name in ("bottom_up_alpha", "bottom_up_beta"):
             value = getattr(self, name)
             if value is None and name == "bottom_up_alpha":
@@ -162,7 +206,7 @@ class TraversalConfig:
             if not 0 < number < math.inf:
                 raise ValueError(f"TraversalConfig.{name}={value!r} must be a finite number > 0"
                                  + (" or None" if name == "bottom_up_alpha" else ""))
-        for name in ("warp_item_ranks", "sort_frontiers_from"):
+        for name in ("warp_item_ranks", "sort_frontiers_from", "host_sort_frontiers_from"):
             value = getattr(self, name)
             if value is not None and (isinstance(value, bool)
                                       or not isinstance(value, (int, np.integer)) or value < 1):
@@ -219,9 +263,19 @@ TRAVERSE = Module(HERE / "traverse.cu", {
 SCAN_BLOCKS = 512
 
 
+def host_placed(layout) -> bool:
+    """Whether any per-edge buffer of ``layout`` (``edge_buffers``) is in pinned host memory
+    (read by the kernels zero-copy; a host-backend layout's NumPy buffers are not)."""
+    from .._pinned import is_pinned
+
+    return any(is_pinned(layout.arrays[name]) for name in layout.edge_buffers
+               if layout.arrays.get(name) is not None)
+
+
 class Traversal:
     """A layout's device view plus the item bookkeeping of one algorithm run, under one
-    :class:`TraversalConfig`."""
+    :class:`TraversalConfig`; a host-placed layout's kernels come from the host-reads build
+    when ``config.host_reads``."""
 
     def __init__(self, layout, vertex_dtype, config: TraversalConfig = DEFAULT_CONFIG):
         import cupy as cp
@@ -229,6 +283,8 @@ class Traversal:
         self.cp = cp
         self.layout = layout
         self.config = config
+        self.host = host_placed(layout)
+        self.host_reads = self.host and config.host_reads
         self.view_type, self.view = layout.device_view()
         self.vertex_dtype = np.dtype(vertex_dtype)
         self.n = layout.num_vertices
@@ -238,7 +294,7 @@ class Traversal:
         """``module``'s kernel ``name`` for this run's view and vertex type (and ``weight``),
         checked or not as the config says."""
         return module.kernel(name, view=self.view_type, vertex=self.vertex_dtype, weight=weight,
-                             checked=self.config.checked)
+                             checked=self.config.checked, host_reads=self.host_reads)
 
     def _counts(self, vertices, count, item_size, degrees):
         """Item counts (int64) of ``vertices[:count]`` (None: all vertices) for one pass."""
@@ -281,7 +337,7 @@ class Traversal:
 
     def passes(self, thread_ranks: int = 1):
         """:func:`list_passes` of this run's layout under its config."""
-        return list_passes(self.layout, self.config, thread_ranks)
+        return list_passes(self.layout, self.config, thread_ranks, self.host_reads)
 
     def over_lists(self, kernels, vertices, count, *args, thread_ranks: int = 1):
         """One pass over the lists of ``vertices[:count]`` (None: all vertices): for each
@@ -292,10 +348,16 @@ class Traversal:
             self.launch(kernel, vertices, count, scan, total, item_size, *args,
                         per_warp=per_warp)
 
+    @property
+    def sort_from(self):
+        """The frontier length from which frontiers are sorted (``config.sort_frontiers_from``,
+        ``config.host_sort_frontiers_from`` for a host-placed layout), None: never."""
+        config = self.config
+        return config.host_sort_frontiers_from if self.host else config.sort_frontiers_from
+
     def order_frontier(self, frontier, count: int) -> None:
-        """Sort ``frontier[:count]`` in place when it is long enough
-        (``config.sort_frontiers_from``)."""
-        limit = self.config.sort_frontiers_from
+        """Sort ``frontier[:count]`` in place when it is long enough (:attr:`sort_from`)."""
+        limit = self.sort_from
         if limit is not None and count >= limit:
             frontier[:count] = self.cp.sort(frontier[:count])
 
@@ -395,7 +457,7 @@ def warp_item_size(layout, config: TraversalConfig = DEFAULT_CONFIG) -> int:
     return layout_item_size(layout, config.warp_item_ranks, WARP)
 
 
-def list_passes(layout, config: TraversalConfig, thread_ranks: int = 1):
+def list_passes(layout, config: TraversalConfig, thread_ranks: int = 1, host_reads=False):
     """The launches of one pass over lists, as (item size, degree range, one item per warp).
 
     A thread's item is at least ``thread_ranks`` ranks and a whole number of the view's
@@ -404,12 +466,15 @@ def list_passes(layout, config: TraversalConfig, thread_ranks: int = 1):
     together: coalesced reads instead of one thread's long sequential decode (EF, CGR), and
     one atomic per warp item instead of one per thread item (pull PageRank).  Items of one
     rank (CSR, FL) are already balanced, and a warp launch costs them more than it saves
-    (``benchmarks/tuning.py``).  ``config.warp_item_ranks`` None: one launch, per thread."""
+    (``benchmarks/tuning.py``).  ``config.warp_item_ranks`` None: one launch, per thread.
+    ``host_reads`` (a host-placed layout's host-reads build): lists of at least
+    :data:`HOST_WARP_DEGREE` ranks go to warps, whose loads are line-aligned requests."""
     per_thread = layout_item_size(layout, thread_ranks)
     if config.warp_item_ranks is None or per_thread == 1:
         return [(per_thread, ALL_DEGREES, False)]
     long_list = warp_item_size(layout, config)
-    return [(per_thread, (0, long_list), False), (long_list, (long_list, ALL_DEGREES[1]), True)]
+    cut = min(long_list, HOST_WARP_DEGREE) if host_reads else long_list
+    return [(per_thread, (0, cut), False), (long_list, (cut, ALL_DEGREES[1]), True)]
 
 
 class SlotDecoder:
@@ -421,8 +486,9 @@ class SlotDecoder:
 
     def __init__(self, layout, config: TraversalConfig = DEFAULT_CONFIG):
         n = layout.num_vertices
+        # The plain build: its one-rank items are the degrees (host reads pad them to groups).
         self.run = Traversal(layout, np.int32 if n <= np.iinfo(np.int32).max else np.int64,
-                             config)
+                             replace(config, host_reads=False))
         self.ends, _ = self.run.items(None, n, 1)  # items of one rank: the degrees' prefix sum
         self.item_size = layout_item_size(layout)
 

@@ -24,6 +24,22 @@
 //   thread.  Drivers send only lists long enough to fill a warp item this way.
 // Algorithm kernels take the granularity as a template flag and use for_each_list_item, which
 // picks the item loop and hands their routine the matching decoder: one kernel per pass.
+//
+// Host reads (-DCGC_HOST_READS: the build kernels/traversal.py loads for a graph whose per-edge
+// buffers are in pinned host memory, read zero-copy over PCIe, where a request costs a whole
+// 128-byte line): warps read lists in line-aligned, coalesced requests, as EMOGI does.  For the
+// random-access views (csr, fl: RandomAccess below) the core schedules it, the views' loads
+// unchanged:
+// * one-rank thread items: a list's items are padded in front to its group of 32 slots (the
+//   lead: first_edge % 32) and behind to a multiple of 32, so every warp of a tile takes the 32
+//   slots of one aligned group of one list (one 128-byte line of 32-bit indices), lanes
+//   outside the list idle;
+// * warp items: the warp starts at the aligned group holding the item's first slot and drops
+//   the ranks before the item (lanes masked), so every step of its 32 lanes loads one group.
+// Elias-Fano's warp decoder starts its upper-bit window at the line holding its first word
+// (formats/elias_fano.cuh).  Checked builds keep the plain schedule (a CSR view's order check
+// reads the rank before a masked one, another list's).  What is read and how results come out
+// is the same: every rank still goes to exactly one thread.
 #pragma once
 #include "kernels/common.cuh"
 #include "formats/views.cuh"
@@ -37,6 +53,38 @@ constexpr int WARPS = BLOCK / WARP;  // warps per block
 template <typename D>
 __device__ __forceinline__ int64_t member(const D* vertices, int all, int64_t i) {
   return all ? i : (int64_t)vertices[i];
+}
+
+// Views whose every rank is a start and whose rank r of list v is slot first + r, even for
+// ranks outside the list (formats/csr.cuh, formats/fixed_length.cuh).
+template <class View> struct RandomAccess { static constexpr bool value = false; };
+template <typename V, typename O> struct RandomAccess<CsrView<V, O>> {
+  static constexpr bool value = true;
+};
+template <> struct RandomAccess<FlView> { static constexpr bool value = true; };
+
+#if defined(CGC_HOST_READS) && !defined(CGC_CHECKED)
+#define CGC_ALIGNED_READS 1
+#endif
+// Slots of an aligned group: what the 32 lanes of a warp load in one step.
+constexpr int64_t GROUP = WARP;
+
+// Whether items of `item_size` ranks are scheduled in aligned groups (host reads above).
+template <class View>
+__device__ __forceinline__ constexpr bool grouped(int64_t item_size) {
+#ifdef CGC_ALIGNED_READS
+  return RandomAccess<View>::value && item_size == 1;
+#else
+  return false;
+#endif
+}
+
+// Items of a list of `degree` ranks whose first slot is `first`.
+template <class View>
+__device__ __forceinline__ int64_t items_in(int64_t first, int64_t degree, int64_t item_size) {
+  if (grouped<View>(item_size))
+    return degree ? ((first & (GROUP - 1)) + degree + GROUP - 1) / GROUP * GROUP : 0;
+  return (degree + item_size - 1) / item_size;
 }
 
 // The length of u's list as the core hands it out: a checked build (kernels/common.cuh) takes a
@@ -77,9 +125,11 @@ __device__ void count_items_impl(const View& g, const D* vertices, int all, int6
                                  int64_t* counts) {
   const int64_t stride = (int64_t)gridDim.x * blockDim.x;
   for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += stride) {
-    const int64_t degree = list_degree(g, member(vertices, all, i));
+    const int64_t u = member(vertices, all, i);
+    const int64_t degree = list_degree(g, u);
     const bool in_range = degree >= min_degree && degree < max_degree;
-    counts[i] = in_range ? (degree + item_size - 1) / item_size : 0;
+    counts[i] = in_range ? items_in<View>(grouped<View>(item_size) ? g.first_edge(u) : 0,
+                                          degree, item_size) : 0;
   }
 }
 
@@ -88,8 +138,14 @@ template <class View, typename D, class F>
 __device__ __forceinline__ void visit_item(const View& g, const D* vertices, int all, int64_t i,
                                            int64_t before, int64_t item, int64_t item_size, F&& f) {
   const int64_t u = member(vertices, all, i);
+  const int64_t first = g.first_edge(u);
+  if (grouped<View>(item_size)) {  // one rank, after the lead's idle items
+    const int64_t rank = item - before - (first & (GROUP - 1));
+    if (rank >= 0 && rank < list_degree(g, u)) f(i, u, first, rank, rank + 1);
+    return;
+  }
   const int64_t begin = (item - before) * item_size;
-  f(i, u, g.first_edge(u), begin, min(begin + item_size, list_degree(g, u)));
+  f(i, u, first, begin, min(begin + item_size, list_degree(g, u)));
 }
 
 // The items of tile `tile` (blockIdx.x for one tile per block), one per thread.
@@ -155,6 +211,18 @@ __device__ __forceinline__ void list_item_tile(const View& g, const D* vertices,
                                                int64_t item_size, int64_t tile, F&& f) {
   auto visit = [&](int64_t, int64_t u, int64_t first, int64_t begin, int64_t end) {
     auto decode = [&](auto&& edge) {
+#ifdef CGC_ALIGNED_READS
+      if constexpr (PerWarp && RandomAccess<View>::value) {
+        // From the aligned group holding slot first + begin; the ranks before begin (lanes of
+        // the group's head) are loaded with the group and dropped.
+        const int64_t head = (first + begin) & (GROUP - 1);
+        const int64_t from = first + begin;
+        g.warp_for_each(u, first, begin - head, end, [&](int64_t slot, int64_t v) {
+          if (slot >= from) edge(slot, v);
+        });
+        return;
+      }
+#endif
       if constexpr (PerWarp) g.warp_for_each(u, first, begin, end, CGC_EDGES(g, u, edge));
       else g.for_each(u, first, begin, end, CGC_EDGES(g, u, edge));
     };
@@ -200,8 +268,10 @@ template <class View, typename D>
 __device__ __forceinline__ int64_t items_of(const View& g, const D* vertices, int64_t i,
                                             int64_t item_size, int64_t min_degree,
                                             int64_t max_degree, int64_t& degree) {
-  degree = list_degree(g, (int64_t)vertices[i]);
-  return degree >= min_degree && degree < max_degree ? (degree + item_size - 1) / item_size : 0;
+  const int64_t u = (int64_t)vertices[i];
+  degree = list_degree(g, u);
+  if (degree < min_degree || degree >= max_degree) return 0;
+  return items_in<View>(grouped<View>(item_size) ? g.first_edge(u) : 0, degree, item_size);
 }
 
 template <class View, typename D>

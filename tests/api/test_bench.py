@@ -17,6 +17,8 @@ ROW_KEYS = [
     "bytes_per_edge", "components", "rmm_bytes", "rmm_peak_bytes", "compression_ratio",
     "plain_csr_bytes", "encode_ms", "encode_warmup_ms", "encode_edges_per_s", "reported_edges",
     "summary", "check", "checked_against", "note",
+    "reads_model", "lines", "line_requests", "read_bytes", "lines_per_s", "read_gb_per_s",
+    "bound_ms", "time_over_bound", "lines_vs_csr",
 ]
 
 
@@ -163,3 +165,84 @@ def test_tables_of_a_record_without_results_are_headers():
     record = {"graphs": [], "results": []}
     assert format_sizes(record).split("\n")[0].split()[:3] == ["scale", "graph", "kind"]
     assert format_table(record).split("\n")[0].split()[:3] == ["scale", "graph", "alg"]
+
+
+def test_time_limit_skips_what_is_left_and_zero_encode_repeats_time_the_warm_up_build():
+    from cugraph_compressed.bench.run import NOTE_TIME_LIMIT
+
+    late = run_benchmark([6], directed=[True], algorithms=["bfs"], formats=["csr", "fl"],
+                         repeats=1, encode_repeats=0, num_sources=1, backend="host",
+                         time_limit_s=1e-9, git_commit="test", log=lambda _: None)
+    assert [r["note"] for r in late["results"]] == [NOTE_TIME_LIMIT] * 2
+    assert not failed(late) and late["settings"]["time_limit_s"] == 1e-9
+    once = run_benchmark([6], directed=[True], algorithms=["bfs"], formats=["csr"], repeats=1,
+                         encode_repeats=0, num_sources=1, backend="host", time_limit_s=600,
+                         git_commit="test", log=lambda _: None)
+    (row,) = once["results"]
+    assert row["check"] == "ok" and row["encode_ms"] is None and row["encode_warmup_ms"] > 0
+    with pytest.raises(ValueError, match="time_limit_s"):
+        run_benchmark([6], backend="host", time_limit_s=0, log=lambda _: None)
+
+
+def test_placement_parts_cover_every_layout_and_merge_into_one_record():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "placement_runs.py"
+    spec = importlib.util.spec_from_file_location("placement_runs", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    plan = module.parts(["device", "host"])
+    assert len(plan) == 2 * len(FORMATS)
+    assert sum("--no-cugraph" not in args for _, args in plan) == 2  # cuGraph once per direction
+    assert {args[args.index("--formats") + 1] for _, args in plan} == set(FORMATS)
+
+
+def test_large_graphs_refuses_to_pin_more_than_the_host_has(monkeypatch):
+    import argparse
+    import importlib.util
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parents[2] / "benchmarks"
+    monkeypatch.syspath_prepend(str(folder))
+    spec = importlib.util.spec_from_file_location("large_graphs", folder / "large_graphs.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    args = argparse.Namespace(scale=30, undirected=True)
+    monkeypatch.setattr(module, "host_available", lambda: 64 << 30)
+    with pytest.raises(MemoryError, match="refused before pinning: ef R-MAT 30 undirected"):
+        module.refuse_unpinnable("ef", args, 16 << 30)
+    assert module.refuse_unpinnable("ef", args, 16 << 26) == int(5.02 * (16 << 26))
+
+
+def test_large_graphs_checks_a_renumbered_graph_in_its_compact_numbering():
+    """large_graphs.py numbers a result's vertices 0 .. n-1 and maps the regenerated edges
+    into it, so the checks see only vertices with edges (a renumbered graph); a vertex with
+    edges that the result lacks is counted, not mapped."""
+    import importlib.util
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parents[2] / "benchmarks"
+    spec = importlib.util.spec_from_file_location("large_graphs", folder / "large_graphs.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    import rmat_checks
+
+    u = np.array([10, 12, 12, 40, 40], dtype=np.int64)   # ids 0 .. 63, five of them vertices
+    v = np.array([12, 10, 33, 33, 50], dtype=np.int64)
+
+    def pairs():
+        yield u[:2], v[:2]
+        yield u[2:], v[2:]
+
+    vertices = np.array([50, 10, 12, 33, 40])            # as a result lists them
+    compact = module.Compact(vertices, 64, xp=np)
+    assert compact.n == 5 and compact.same_vertices(vertices[::-1])
+    assert not compact.same_vertices(vertices[:4])
+    dist = compact.dense(vertices, np.array([4, 0, 1, 2, 3], np.int32), -1)
+    assert dist.tolist() == [0, 1, 2, 3, 4]              # ids 10, 12, 33, 40, 50 in order
+    edges = compact.edges(pairs)
+    labels = compact.dense(vertices, np.array([10, 10, 10, 10, 10]), -1)
+    assert rmat_checks.check_components(edges, labels) == ([], 1) and compact.missing == 0
+    short = module.Compact(vertices[1:], 64, xp=np)      # vertex 50 missing from the result
+    assert [len(list(c)) for c in [short.edges(pairs)()]] == [2] and short.missing == 1

@@ -376,3 +376,72 @@ def test_load_into_host_placement_round_trip(tmp_path, layout):
     assert_placed(P, "host")
     assert_bit_identical(P, G)
     assert_placed(cgc.CompressedGraph.load(path), "device")
+
+
+# -- the host-reads kernels ---------------------------------------------------------------------
+def with_config(G, **changes):
+    import dataclasses
+
+    G.traversal = dataclasses.replace(G.traversal, **changes)
+    return G
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("case", CASES, ids=CASE_IDS)
+def test_host_reads_answer_as_the_plain_kernels_and_the_device_placement(case, layout):
+    """The host-reads build (aligned groups, warps from aligned lines, lists of >= 32 ranks on
+    warps) and frontiers sorted out of core give the device placement's answers: BFS and SSSP
+    distances and WCC labels bit for bit, PageRank as the device placement does (L1 < 1e-6, its
+    float64 atomics add in any order)."""
+    from cugraph_compressed.kernels.traversal import Traversal
+
+    name, directed = case
+    n = num_vertices(name)
+    source = start_vertex(name)
+    D = placed(name, directed, layout, "device")
+    want = {"bfs": by_vertex(cgc.bfs(D, source), n)["distance"],
+            "sssp": by_vertex(cgc.sssp(D, source), n)["distance"]}
+    if not directed:
+        want["wcc"] = by_vertex(cgc.weakly_connected_components(D), n)["labels"]
+    del D
+    DT = placed(name, directed, layout, "device", store_transposed=True)
+    ref, _ = cgc.pagerank(DT, **PAGERANK_ARGS)
+    ref = by_vertex(ref, n)["pagerank"].astype(np.float64)
+    del DT
+    for settings in ({"host_reads": True}, {"host_reads": False},
+                     {"host_reads": True, "host_sort_frontiers_from": 1}):
+        H = with_config(placed(name, directed, layout, "host"), **settings)
+        run = Traversal(H._layout, np.int32, H.traversal)
+        assert run.host and run.host_reads == settings["host_reads"]
+        assert np.array_equal(by_vertex(cgc.bfs(H, source), n)["distance"], want["bfs"])
+        assert np.array_equal(by_vertex(cgc.sssp(H, source), n)["distance"], want["sssp"])
+        if not directed:
+            assert np.array_equal(by_vertex(cgc.weakly_connected_components(H), n)["labels"],
+                                  want["wcc"])
+        T = with_config(placed(name, directed, layout, "host", store_transposed=True),
+                        **settings)
+        scores, _ = cgc.pagerank(T, **PAGERANK_ARGS)
+        assert np.abs(by_vertex(scores, n)["pagerank"].astype(np.float64) - ref).sum() < 1e-6
+
+
+def test_bench_rows_carry_reads_on_the_gpu():
+    """A device run with both placements: our rows carry the read counts (the same for both
+    placements of a layout), cuGraph's none; lines vs csr relate the layouts' counts."""
+    from cugraph_compressed.bench import format_reads, run_benchmark
+
+    record = run_benchmark([12], directed=[True, False], formats=["csr", "ef", "fl"],
+                           repeats=1, encode_repeats=0, num_sources=1, backend="device",
+                           placements=["device", "host"], git_commit="test",
+                           log=lambda _: None)
+    ours = [r for r in record["results"] if r["contender"] != "cugraph" and r["ms"]]
+    assert ours and all(r["lines"] > 0 and r["read_bytes"] > 0 and r["bound_ms"] > 0
+                        for r in ours)
+    assert all(r["check"] == "ok" for r in ours)
+    assert all(r["lines"] is None for r in record["results"] if r["contender"] == "cugraph")
+    lines = {(r["format"], r["algorithm"], r["directed"], r["placement"]): r for r in ours}
+    for (fmt, alg, directed, placement), r in lines.items():
+        twin = lines[fmt, alg, directed, "device" if placement == "host" else "host"]
+        assert r["lines"] == twin["lines"] and r["read_bytes"] == twin["read_bytes"]
+        csr = lines["csr", alg, directed, placement]
+        assert r["lines_vs_csr"] == pytest.approx(r["lines"] / csr["lines"])
+    assert "csr@host" in format_reads(record)

@@ -21,7 +21,7 @@ from cugraph_compressed.algorithms.pagerank import ITEM_RANKS
 from cugraph_compressed.formats import FORMATS
 from cugraph_compressed.generators import rmat_edgelist
 from cugraph_compressed.kernels import CHECKED, PACKAGE_ROOT
-from cugraph_compressed.kernels.traversal import layout_item_size, warp_item_size
+from cugraph_compressed.kernels.traversal import HOST_READS, layout_item_size, warp_item_size
 
 NATIVE = Path(__file__).resolve().parent
 VIEW_TYPES = [t for cls in FORMATS.values() for t in cls.device_view_types()]
@@ -44,12 +44,13 @@ def _build(tmp_path_factory, defines=()):
     cases = "\n".join(f"  if (view == {i}) f(({t}*)nullptr);" for i, t in enumerate(VIEW_TYPES))
     (build / "view_types.h").write_text(
         f"template <class F> void for_view(int64_t view, F&& f) {{\n{cases}\n}}\n")
-    exe = build / ("view_driver_checked" if defines else "view_driver")
+    exe = build / "_".join(["view_driver"] + [{CHECKED: "checked", HOST_READS: "host_reads"}[d]
+                                               for d in defines])
     cmd = [compiler, "-std=c++20", "-O1", "-g", "-pthread", "-fsanitize=address,undefined",
            "-fno-sanitize-recover=all", "-fno-omit-frame-pointer", "-Wall", "-Wno-unused-function",
            f"-I{build}", f"-I{NATIVE}", f"-I{PACKAGE_ROOT}", *(f"-D{d}" for d in defines),
            str(NATIVE / "view_driver.cpp"), "-o", str(exe)]
-    if defines:
+    if CHECKED in defines:
         # Decoding garbage overflows integers: GPU arithmetic wraps, and what the checked build
         # promises is bounded reads and loops, so wrap here too instead of stopping.
         cmd[1:1] = ["-fwrapv", "-fno-sanitize=signed-integer-overflow"]
@@ -464,3 +465,103 @@ def test_virtual_parts_follow_the_definition(driver, fmt, params, graph):
             assert np.array_equal(steps, step)
             assert np.array_equal(leaders - firsts[owner],
                                   part if parts.strided else part * parts.size)
+
+
+@pytest.fixture(scope="module")
+def host_reads_driver(tmp_path_factory):
+    """The views and the core as a host-placed graph's kernels run them (kernels/traverse.cuh:
+    one-rank items in aligned groups of 32 slots, warps from aligned groups, Elias-Fano's
+    windows from whole lines)."""
+    return _build(tmp_path_factory, [HOST_READS])
+
+
+#: Host reads change the schedule of csr and fl (the random-access views: 32-bit ids, and
+#: fields of an odd width) and ef's warp windows (the default k).  The CPU shim runs a block
+#: as 256 threads: the cases are few, hub's long list (warp items that start mid-list, off the
+#: aligned group) on csr only.
+HOST_READS_CASES = [("csr", {}, "rmat", "split"), ("csr", {}, "rmat", "warps"),
+                    ("csr", {}, "hub", "split"), ("fl", PARAMS["fl"][1], "rmat", "split"),
+                    ("fl", PARAMS["fl"][1], "rmat", "warps"), ("ef", {}, "rmat", "split"),
+                    ("ef", {}, "rmat", "warps")]
+
+
+@pytest.mark.parametrize("fmt, params, graph, lists", HOST_READS_CASES,
+                         ids=[f"{f}-{p}-{g}-{s}" for f, p, g, s in HOST_READS_CASES])
+def test_host_reads_visit_every_edge_once(host_reads_driver, fmt, params, graph, lists):
+    """The host-reads schedule hands out every rank of every list in the vertex set exactly
+    once, through threads (padded aligned groups), warps (started at the aligned group, the
+    ranks before the item dropped) or both, over all vertices and over a scrambled frontier;
+    ef's warp decoder, its windows from whole lines, started mid-list decodes like the host."""
+    layout = layout_of(fmt, params, graph, False)
+    _, neighbours, slots = layout.to_coo()
+    owner_of_slot = np.repeat(np.arange(layout.num_vertices), np.asarray(layout.degrees()))
+    frontier = np.random.default_rng(7).permutation(layout.num_vertices)[
+        : layout.num_vertices // 3]
+    chunk, warp_items = layout.device_chunk_size, warp_item_size(layout)
+    warp_degree = {"threads": NEVER, "split": warp_items, "warps": 0}[lists]
+    for vertices in (None, frontier):
+        _, _, _, by_slot, writes = run_view(host_reads_driver, layout, chunk, vertices,
+                                            TRAVERSE, warp_items, warp_degree)
+        inside = (np.ones(layout.num_edges, bool) if vertices is None
+                  else np.isin(owner_of_slot, vertices))
+        assert np.array_equal(writes, inside.astype(np.int64))
+        assert np.array_equal(by_slot[slots][inside[slots]], neighbours[inside[slots]])
+    if fmt != "ef":
+        return
+    for size in sorted({warp_items, 3 * chunk + 13}):  # ef's line-aligned windows, mid-list
+        _, _, _, by_slot, writes = run_view(host_reads_driver, layout, 1, mode=WARP,
+                                            warp_item_size=size)
+        assert np.array_equal(writes, np.ones(layout.num_edges, dtype=np.int64))
+        assert np.array_equal(by_slot[slots], neighbours)
+
+
+@pytest.mark.parametrize("fmt, params", [("csr", {}), ("ef", {})], ids=["csr", "ef"])
+def test_host_reads_pagerank_product_and_slot_windows(host_reads_driver, fmt, params):
+    """PageRank's product (pull and push, lists split between threads and warps) and the slot
+    windows come out exact from the host-reads build too."""
+    layout = layout_of(fmt, params, "rmat", True)
+    owner, neighbours, slots = layout.to_coo()
+    n = layout.num_vertices
+    scaled, share = np.arange(n) % 11 + 1, slots % 5 + 1
+    warp_items = warp_item_size(layout)
+    for warp_degree in (warp_items, 32):
+        for mode, to, frm in ((PULL, owner, neighbours), (PUSH, neighbours, owner)):
+            got = _call(host_reads_driver, layout, mode, layout_item_size(layout, ITEM_RANKS),
+                        warp_items, warp_degree, True, np.arange(n))
+            want = np.bincount(to, weights=scaled[frm] * share, minlength=n).astype(np.int64)
+            assert np.array_equal(got, want)
+    m = layout.num_edges
+    _, neighbour = layout.decode_slots(0, m)
+    ends = np.cumsum(np.asarray(layout.degrees()))
+    for begin, end in ((0, m), (m // 3, m // 3 + 333)):
+        u0, u1 = np.searchsorted(ends, [begin, end - 1], side="right")
+        got = _call(host_reads_driver, layout, WINDOW, layout_item_size(layout), begin, end,
+                    False, np.arange(u0, u1 + 1))
+        assert np.array_equal(got, neighbour[begin:end])
+
+
+@pytest.mark.parametrize("fmt, params", [("csr", {}), ("ef", PARAMS["ef"][1])],
+                         ids=["csr", "ef"])
+def test_host_reads_bfs_kernels_match_scipy(host_reads_driver, fmt, params):
+    """BFS's kernels from the host-reads build: scipy's hop distances and valid predecessors,
+    top-down and bottom-up (Beamer's switch)."""
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import shortest_path
+
+    layout = cgc.CompressedGraph(directed=False, format=fmt, **params).from_pandas_edgelist(
+        BFS_GRAPH, renumber=False)._layout
+    n = layout.num_vertices
+    owner, neighbours, _ = layout.to_coo()
+    sources = np.array([0, n // 2])
+    matrix = csr_matrix((np.ones(owner.size), (owner, neighbours)), shape=(n, n))
+    hops = shortest_path(matrix, unweighted=True, indices=sources).min(axis=0)
+    warp_items = layout_item_size(layout, 32, 32)
+    out = _call(host_reads_driver, layout, BFS, layout_item_size(layout), warp_items, 32, 1,
+                np.r_[n, sources])
+    dist, pred = out[:n], out[n:2 * n]
+    reached = np.isfinite(hops)
+    assert np.array_equal(dist[reached], hops[reached].astype(np.int64))
+    inner = reached & (dist > 0)
+    assert np.array_equal(dist[pred[inner]], dist[inner] - 1)
+    edges = set(zip(owner.tolist(), neighbours.tolist()))
+    assert all((int(p), int(v)) in edges for p, v in zip(pred[inner], np.flatnonzero(inner)))

@@ -87,3 +87,25 @@ def test_a_call_compiles_only_its_own_instantiations(monkeypatch):
     ]
     every = set(MODULE.all_names())
     assert all(set(names) <= every for _, names in asked)
+
+
+@pytest.mark.parametrize("source", ["kernels/traverse.cu", "algorithms/bfs.cu"])
+def test_host_reads_build_compiles(source, tmp_path, monkeypatch):
+    """-DCGC_HOST_READS (a host-placed graph's kernels, kernels/traverse.cuh) compiles the
+    instantiations it changes (the random-access views' grouped thread items and aligned warp
+    items, Elias-Fano's line-aligned windows), alone and with the checked build, into modules
+    of their own."""
+    from cugraph_compressed.kernels.traversal import HOST_READS
+
+    monkeypatch.setenv(kernels.CACHE_ENV, str(tmp_path))
+    path = (PACKAGE / source).resolve()
+    names = [n for n in kernels.registered()[path]
+             if any(view in n for view in ("CsrView<int, int>", "FlView", "EfView"))]
+    host = kernels.compile_module(path, names, arch="sm_90", defines=(HOST_READS,))
+    both = kernels.compile_module(path, names, arch="sm_90",
+                                  defines=(kernels.CHECKED, HOST_READS))
+    for module in (host, both):
+        assert module.cubin_path.read_bytes()[:4] == b"\x7fELF"
+        assert all(module.lowered_names[n].encode() in module.cubin_path.read_bytes()
+                   for n in names)
+    assert host.cubin_path != both.cubin_path

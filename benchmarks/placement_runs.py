@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""Placement at R-MAT 26: every layout in device, host (and auto, once the package has it)
+placement beside cuGraph (``renumber=True``), directed (BFS, SSSP, PageRank) and undirected
+(the same and WCC), split into parts that each end within one 540 s command.
+
+One part is one layout and one directedness (``run.py`` underneath, same process for all of
+its contenders); the first part of each directedness also times cuGraph, whose out of memory
+(undirected R-MAT 26 on an H100) is its row.  Per part, measured from the records (R-MAT 26
+builds 2-38 s per graph, host-placed SSSP on ``ef`` about 4x its R-MAT 24 time of 4.4 s):
+two graph kinds x the placements, each built once (``--encode-repeats 0``: the warm-up build
+is the timed one), 2 sources directed and 1 undirected x 2 repeats, so about 150-350 s;
+``--time-limit`` (default 480 s) stops starting anything after that, and the rows left out
+say so.
+
+    python benchmarks/placement_runs.py --list
+    python benchmarks/placement_runs.py --part 1 --out-dir $OUT     # 1 .. 8
+    python benchmarks/placement_runs.py --plot $OUT/*.json --png benchmarks/results/placement/x.png
+
+Each part writes ``<out-dir>/<part name>.json`` (rewritten after each graph) and its log lines
+on standard error; ``--plot`` draws the parts' records into one PNG (needs matplotlib).
+"""
+import argparse
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # run from a checkout without installing
+    sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+LAYOUTS = ("csr", "fl", "ef", "cgr")
+SCALE = 26
+
+
+def parts(placements):
+    """``[(name, run.py arguments)]``: directed parts, then undirected ones."""
+    out = []
+    for directed in (True, False):
+        direction = "dir" if directed else "undir"
+        for i, fmt in enumerate(LAYOUTS):
+            # Undirected SSSP on host placement costs twice the directed one: one source.
+            args = ["--scales", str(SCALE), "--directed" if directed else "--undirected",
+                    "--formats", fmt, "--placements", *placements, "--backend", "device",
+                    "--repeats", "2", "--sources", "2" if directed else "1",
+                    "--encode-repeats", "0"]
+            if i:
+                args.append("--no-cugraph")  # cuGraph once per directedness
+            out.append((f"rmat{SCALE}-{direction}-{fmt}", args))
+    return out
+
+
+def merged(paths):
+    """One record of several parts' records: the first one's header, every graph and row."""
+    records = [json.loads(Path(p).read_text()) for p in paths]
+    record = dict(records[0])
+    record["graphs"], record["results"], seen = [], [], set()
+    for r in records:
+        for g in r["graphs"]:
+            if (g["scale"], g["directed"]) not in seen:
+                seen.add((g["scale"], g["directed"]))
+                record["graphs"].append(g)
+        record["results"] += r["results"]
+    record["settings"] = dict(record["settings"], formats=list(dict.fromkeys(
+        f for r in records for f in r["settings"]["formats"])))
+    return record
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--list", action="store_true", help="print the parts and exit")
+    p.add_argument("--part", type=int, help="the part to run, 1-based")
+    p.add_argument("--placements", nargs="+", default=["device", "host"],
+                   choices=("device", "host", "auto"), help="(device host; add auto once it "
+                                                            "exists)")
+    p.add_argument("--time-limit", type=float, default=480.0,
+                   help="seconds after which a part starts nothing more (480)")
+    p.add_argument("--out-dir", type=Path, default=ROOT / "benchmarks" / "results" / "placement")
+    p.add_argument("--git-commit", default=None)
+    p.add_argument("--plot", nargs="+", metavar="JSON", help="draw these parts' records")
+    p.add_argument("--png", type=Path, help="where --plot writes (default: beside the first)")
+    args = p.parse_args(argv)
+    plan = parts(args.placements)
+    if args.list:
+        for i, (name, run_args) in enumerate(plan, 1):
+            print(f"{i}: {name}: benchmarks/run.py {' '.join(run_args)}")
+        return 0
+    if args.plot:
+        from cugraph_compressed import bench
+
+        png = args.png or Path(args.plot[0]).with_suffix(".png")
+        print(f"wrote {bench.plot_record(merged(args.plot), png)}")
+        return 0
+    if args.part is None or not 1 <= args.part <= len(plan):
+        p.error(f"--part must be 1 .. {len(plan)} (see --list)")
+    import run
+
+    name, run_args = plan[args.part - 1]
+    run_args = run_args + ["--time-limit", str(args.time_limit),
+                           "--out", str(args.out_dir / f"{name}.json")]
+    if args.git_commit:
+        run_args += ["--git-commit", args.git_commit]
+    return run.main(run_args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

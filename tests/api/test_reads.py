@@ -1,0 +1,230 @@
+"""The benchmark's read counts (cugraph_compressed.bench.reads) against a brute-force count:
+per layout and run, the 128-byte lines and bytes of the per-edge buffers, walked list by list
+in plain Python over SciPy's distances and the host decoder's lists."""
+import numpy as np
+import pytest
+from graphs import adjacency, random_edges
+from scipy.sparse import csgraph
+
+from cugraph_compressed import CompressedGraph, bfs, pagerank, sssp, weakly_connected_components
+from cugraph_compressed.algorithms import ALGORITHMS
+from cugraph_compressed.algorithms.pagerank import LAST_RUN
+from cugraph_compressed.bench import reads
+from cugraph_compressed.bench.report import format_reads
+from cugraph_compressed.bench.run import run_benchmark
+from cugraph_compressed.kernels.traversal import TraversalConfig
+
+LAYOUTS = ["csr", "fl", "ef", "cgr"]
+N = 300
+
+
+def build(fmt, directed, weighted=False, transposed=False, seed=3, dtype=np.int64):
+    df = random_edges(N, 4000, seed, weighted=weighted, dtype=dtype)
+    df = df[df.source != df.destination].drop_duplicates(["source", "destination"])
+    G = CompressedGraph(directed=directed, format=fmt)
+    G.from_pandas_edgelist(df, source="source", destination="destination", renumber=False,
+                           weight="weight" if weighted else None, store_transposed=transposed)
+    return G, df
+
+
+def brute_extents(layout):
+    """(begin, end) bytes per list from the layout's own definition, one list at a time."""
+    n, out = layout.num_vertices, []
+    degrees = np.asarray(layout.degrees())
+    first = np.concatenate([[0], np.cumsum(degrees)])
+    for v in range(n):
+        if degrees[v] == 0:
+            out.append((0, 0))
+        elif layout.name == "csr":
+            size = layout.indices.dtype.itemsize
+            out.append((first[v] * size, first[v + 1] * size))
+        elif layout.name == "fl":
+            w = layout.index_width
+            b0, b1 = first[v] * w, first[v + 1] * w
+            out.append((b0 // 32 * 4, ((b1 - 1) // 32 + 2) * 4))  # read_bits loads 2 words
+        else:
+            ext = reads.list_extents(layout)  # ef, cgr: the code's extents, checked by tiling
+            return list(zip(ext.begin.tolist(), ext.end.tolist()))
+    return out
+
+
+def lines_of(begin, end):
+    return set(range(begin // 128, (end - 1) // 128 + 1)) if end > begin else set()
+
+
+def brute_pass(extents, lists):
+    """lines (union), requests, bytes of reading (begin, end) ranges ``lists``."""
+    union, requests, nbytes = set(), 0, 0
+    for begin, end in lists:
+        own = lines_of(begin, end)
+        union |= own
+        requests += len(own)
+        nbytes += max(0, end - begin)
+    return reads.Reads(len(union), requests, nbytes, 1)
+
+
+@pytest.mark.parametrize("fmt", LAYOUTS)
+def test_extents_follow_each_list_and_tile_the_payload(fmt):
+    G, _ = build(fmt, directed=True)
+    layout = G.view().adjacency("out").layout
+    ext = reads.list_extents(layout)
+    begin, end = ext.begin, ext.end
+    assert list(zip(begin.tolist(), end.tolist())) == [
+        (int(b), int(e)) for b, e in brute_extents(layout)]
+    nonempty = np.asarray(layout.degrees()) > 0
+    assert np.array_equal(end > begin, nonempty)
+    b, e = begin[nonempty], end[nonempty]
+    assert np.all(b[1:] >= b[:-1]) and np.all(e[1:] >= e[:-1])  # lists in vertex order
+    payload = layout.arrays[layout.edge_buffers[0]].nbytes
+    assert int(e.max()) <= payload + 8  # at most the lookahead word past the codes
+
+
+def test_count_ranges_matches_a_set_of_lines():
+    rng = np.random.default_rng(0)
+    begin = rng.integers(0, 5000, 400)
+    end = begin + rng.integers(0, 700, 400)
+    got = reads.count_ranges(begin, end, np)
+    assert got == brute_pass(None, zip(begin.tolist(), end.tolist()))
+
+
+def replay_bfs_brute(layout, dist, symmetric, config):
+    """Per level, top-down: the frontier's whole lists; bottom-up (Beamer's rule, written out
+    per vertex): each unvisited vertex's list up to its first frontier neighbour."""
+    n = layout.num_vertices
+    degrees = np.asarray(layout.degrees())
+    owner, neigh, _ = layout.decode_lists(np.arange(n))
+    lists = [neigh[owner == v] for v in range(n)]
+    ext = reads.list_extents(layout)
+    direction, unexplored, previous = "down", layout.num_edges, 0
+    total, ups = reads.Reads(), 0
+    for level in range(int(dist.max()) + 1):
+        frontier = [v for v in range(n) if dist[v] == level]
+        edges = sum(int(degrees[v]) for v in frontier)
+        if direction == "down":
+            if symmetric and edges * config.bottom_up_alpha > unexplored:
+                direction = "up"
+            else:
+                unexplored -= min(edges, unexplored)
+        elif len(frontier) < previous and len(frontier) * config.bottom_up_beta <= n:
+            direction = "down"
+        previous = len(frontier)
+        ranges = []
+        if direction == "down":
+            ranges = [(int(ext.begin[v]), int(ext.end[v])) for v in frontier]
+        else:
+            ups += 1
+            for v in range(n):
+                if 0 <= dist[v] <= level or degrees[v] == 0:
+                    continue
+                hits = [k for k, u in enumerate(lists[v]) if dist[u] == level]
+                k = hits[0] + 1 if hits else int(degrees[v])
+                if layout.name in ("csr", "fl"):
+                    bits = ext.rank_bits
+                    stop = (int(ext.first_edge[v]) + k) * bits
+                    end = ((stop + 31) // 32 + ext.lookahead_words) * 4
+                else:
+                    size = int(ext.end[v] - ext.begin[v])
+                    share = -(-size * k // int(degrees[v]))
+                    end = min(int(ext.end[v]), int(ext.begin[v]) + (share + 3) // 4 * 4)
+                ranges.append((int(ext.begin[v]), end))
+        total = total + brute_pass(None, ranges)
+    return total, ups
+
+
+@pytest.mark.parametrize("fmt", LAYOUTS)
+@pytest.mark.parametrize("directed", [True, False])
+def test_bfs_reads_match_a_level_by_level_count(fmt, directed):
+    G, df = build(fmt, directed)
+    G.traversal = TraversalConfig(bottom_up_alpha=200.0)  # bottom-up levels on this small graph
+    a = adjacency(df.source, df.destination, N, directed)
+    source = int(df.source.iloc[0])
+    expected = csgraph.shortest_path(a, unweighted=True, directed=True, indices=source)
+    dist = np.where(np.isfinite(expected), expected, -1).astype(np.int64)
+    layout = G.view().adjacency("out").layout
+    want, ups = replay_bfs_brute(layout, dist, not directed, G.traversal)
+    assert (ups > 0) == (not directed)
+    counter = reads.RunReads(G, ALGORITHMS["bfs"])
+    assert counter(bfs(G, source)) == want
+
+
+@pytest.mark.parametrize("fmt", LAYOUTS)
+def test_pagerank_wcc_and_sssp_reads(fmt):
+    G, _ = build(fmt, directed=True, transposed=True)
+    layout = G.view().adjacency("any").layout
+    ext = reads.list_extents(layout)
+    every = brute_pass(None, zip(ext.begin.tolist(), ext.end.tolist()))
+    pagerank(G)
+    iterations = LAST_RUN["iterations"]
+    assert iterations > 1
+    assert reads.RunReads(G, ALGORITHMS["pagerank"])(pagerank(G)) == every.times(iterations)
+
+    U, _ = build(fmt, directed=False)
+    layout = U.view().adjacency("out").layout
+    ext = reads.list_extents(layout)
+    assert reads.RunReads(U, ALGORITHMS["weakly_connected_components"])(
+        weakly_connected_components(U)) == brute_pass(None, zip(ext.begin.tolist(),
+                                                                 ext.end.tolist()))
+
+    # int32 ids and float32 weights: predecessors recorded with the distances, no extra pass.
+    W, df = build(fmt, directed=True, weighted=True, dtype=np.int32)
+    layout = W.view().adjacency("out").layout
+    ext = reads.list_extents(layout)
+    source = int(df.source.iloc[0])
+    out = sssp(W, source)
+    reached = [v for v, d in zip(out.vertex, out.distance) if d < np.finfo(np.float32).max]
+    lists = brute_pass(None, [(int(ext.begin[v]), int(ext.end[v])) for v in reached])
+    first = np.concatenate([[0], np.cumsum(np.asarray(layout.degrees()))])
+    weights = brute_pass(None, [(int(first[v]) * 4, int(first[v + 1]) * 4) for v in reached])
+    got = reads.RunReads(W, ALGORITHMS["sssp"])(out)
+    assert got.lines == lists.lines + weights.lines
+    assert got.bytes == lists.bytes + weights.bytes and got.passes == 1
+    W64, _ = build(fmt, directed=True, weighted=True)  # int64 ids: a predecessor pass
+    assert reads.RunReads(W64, ALGORITHMS["sssp"])(sssp(W64, source)).passes == 2
+
+
+def test_bound_and_ratios():
+    fields = reads.row_fields([reads.Reads(49_000, 49_000, 1_000_000, 3)], 2.0, "exact")
+    assert fields["bound_ms"] == pytest.approx(1.0)
+    assert fields["time_over_bound"] == pytest.approx(2.0)
+    assert fields["lines_per_s"] == pytest.approx(24.5e6)
+    assert fields["read_gb_per_s"] == pytest.approx(0.5)
+    rows = [{"format": f, "algorithm": "bfs", "placement": "host", "lines": x}
+            for f, x in [("csr", 100), ("ef", 40), ("fl", 60)]]
+    reads.add_csr_ratios(rows)
+    assert [r["lines_vs_csr"] for r in rows] == [1.0, 0.4, 0.6]
+
+
+def test_bench_rows_carry_the_read_fields():
+    record = run_benchmark([6], directed=[False], algorithms=["bfs", "wcc"],
+                           formats=["csr", "ef"], repeats=1, encode_repeats=1, num_sources=1,
+                           backend="host", placements=["device", "host"], git_commit="test",
+                           log=lambda _: None)
+    rows = record["results"]
+    assert all(r["reads_model"] == "exact" and r["lines"] > 0 for r in rows)
+    assert all(r["time_over_bound"] > 0 and r["read_bytes"] > 0 for r in rows)
+    csr = {(r["algorithm"], r["placement"]): r for r in rows if r["format"] == "csr"}
+    for r in rows:
+        assert r["lines_vs_csr"] == pytest.approx(r["lines"] / csr[r["algorithm"],
+                                                                   r["placement"]]["lines"])
+    # Placements of one layout read the same structure: one count, shared.
+    by = {(r["format"], r["algorithm"], r["placement"]): r["lines"] for r in rows}
+    assert by["ef", "bfs", "device"] == by["ef", "bfs", "host"]
+    table = format_reads(record)
+    assert "x bound" in table and "ef@host" in table and "csr@host" in table
+    off = run_benchmark([6], directed=[False], algorithms=["wcc"], formats=["csr"], repeats=1,
+                        encode_repeats=1, num_sources=1, backend="host", count_reads=False,
+                        git_commit="test", log=lambda _: None)
+    assert off["results"][0]["lines"] is None and not format_reads(off)
+
+
+def test_a_failed_count_costs_the_row_its_reads_not_its_times(monkeypatch):
+    def refuse(layout, xp=None):
+        raise MemoryError("no room for the extents")
+
+    monkeypatch.setattr(reads, "list_extents", refuse)
+    record = run_benchmark([6], directed=[True], algorithms=["bfs"], formats=["csr"],
+                           repeats=1, encode_repeats=0, num_sources=1, backend="host",
+                           git_commit="test", log=lambda _: None)
+    (row,) = record["results"]
+    assert row["check"] == "ok" and row["ms"] > 0 and row["lines"] is None
+    assert row["reads_model"] == "read count failed: MemoryError: no room for the extents"
