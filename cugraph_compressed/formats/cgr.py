@@ -949,15 +949,21 @@ class CGRLayout(Layout):
                     raise invariant_error("cgr", rule, f"{what} decreases after vertex {lo + v}: "
                                           f"{int(full[v])} > {int(full[v + 1])}")
         found = FirstBroken()
+        self._check_windows(found, device=xp is not np)
+        found.raise_first()
+
+    def _check_windows(self, found, device: bool):
+        """Invariants 4 to 9, window after window of lists, on the host codec or (``device``)
+        through :meth:`_device_window`."""
         for v0, v1, first_edge in list_windows(
-                lambda lo, hi: self._full_offsets("edge_offsets", lo, hi), n, xp):
+                lambda lo, hi: self._full_offsets("edge_offsets", lo, hi), self.num_vertices,
+                self.xp):
             if found.done(0):
                 break
-            if xp is np:
-                self._check_window(v0, v1, first_edge, found)
-            else:
+            if device:
                 self._check_window_device(v0, v1, first_edge, found)
-        found.raise_first()
+            else:
+                self._check_window(v0, v1, to_host(first_edge), found)
 
     def _check_window(self, v0, v1, first_edge, found):
         """Invariants 4 to 9 of lists ``v0 .. v1 - 1`` (``first_edge`` theirs, host) on the
@@ -993,8 +999,7 @@ class CGRLayout(Layout):
         (``cgr.cu``), which finds the window's first broken (step, list) as the host check
         does; the host then checks that list alone for the message (the whole window when it
         disagrees), and decides rule 9 for the lists the kernel could not clear."""
-        import cupy as cp
-
+        xp = self.xp
         step, v, suspects, last = self._device_window(v0, v1)
         if step is not None:
             if found.done(step):
@@ -1014,15 +1019,15 @@ class CGRLayout(Layout):
             return
         if not suspects.size or found.done(100):
             return
-        # Rule 9 for the suspects alone: their words gathered on the host, each list from its
-        # first word to two past its last.
+        # Rule 9 for the suspects alone: their words gathered on the host, each list's data
+        # words and the two after them (a reader's tail: it clamps reads before them).
         codec = self._codec()
         starts = to_host(self._full_offsets("bit_offsets", v0, v1))
         edges = to_host(first_edge)
         local = suspects - v0
         b0, b1 = starts[local], starts[local + 1]
-        w0, w1 = b0 >> 5, (b1 >> 5) + TAIL_WORDS
-        which, word = ragged_positions(cp, cp.asarray(w0), cp.asarray(w1 - w0))
+        w0, w1 = b0 >> 5, -(-b1 // 32) + TAIL_WORDS
+        which, word = ragged_positions(xp, xp.asarray(w0), xp.asarray(w1 - w0))
         del which
         words = to_host(self.arrays["stream"][word])
         base = _exclusive_cumsum(w1 - w0, np)[:-1] * 32
@@ -1037,31 +1042,35 @@ class CGRLayout(Layout):
         """Run ``cgr_check_lists`` over lists ``v0 .. v1 - 1``: ``(step, list, suspects,
         last)``, the first broken step and its list (None, None when none is), the sorted
         rule 9 suspects (None when more than ``SUSPECTS``) and the window's clamp bit."""
-        import cupy as cp
-
         if v1 - v0 > MAX_WINDOW_LISTS:
             raise ValueError(f"a window of {v1 - v0} lists: at most {MAX_WINDOW_LISTS}")
-        a = self.arrays
         end_bit = int(self._full_offsets("bit_offsets", v1, v1)[0])
         last = 32 * -(-end_bit // 32)
-        out = cp.asarray([_NONE, _NONE, 0], dtype=cp.uint64)
-        suspects = cp.empty(SUSPECTS, dtype=cp.int64)
-        kernel = get_kernel(KERNELS, "cgr_check_lists", _instantiations())
-        codec = self._codec()
-        kernel((grid_size(v1 - v0, _BLOCK),), (_BLOCK,),
-               (a["edge_offsets"], a["edge_offsets_high"], np.int64(a["edge_offsets_high"].size),
-                a["bit_offsets"], a["bit_offsets_high"], np.int64(a["bit_offsets_high"].size),
-                a["stream"], np.int64(a["stream"].size), np.int64(v0), np.int64(v1),
-                np.int64(last), np.int64(self.num_vertices), np.int32(codec.k),
-                np.int64(codec.min_len), np.int64(codec.seg), out, suspects, np.int64(SUSPECTS)))
-        first, eleven, count = (int(x) for x in out.get())
+        (first, eleven, count), suspects = self._launch_check(v0, v1, last)
         if first != _NONE:
             step = first & 0xFF
             local = (eleven if step == 11 else first >> 8) & ((1 << _LIST_BITS) - 1)
             return step, v0 + local, None, last
         if count > SUSPECTS:
             return None, None, None, last
-        return None, None, np.sort(suspects[:count].get()), last
+        return None, None, np.sort(suspects[:count]), last
+
+    def _launch_check(self, v0, v1, last):
+        """The kernel's three out words (host ints) and its suspects (host) for a window."""
+        import cupy as cp
+
+        a, codec = self.arrays, self._codec()
+        out = cp.asarray([_NONE, _NONE, 0], dtype=cp.uint64)
+        suspects = cp.empty(SUSPECTS, dtype=cp.int64)
+        kernel = get_kernel(KERNELS, "cgr_check_lists", _instantiations())
+        kernel((grid_size(v1 - v0, _BLOCK),), (_BLOCK,),
+               (a["edge_offsets"], a["edge_offsets_high"], np.int64(a["edge_offsets_high"].size),
+                a["bit_offsets"], a["bit_offsets_high"], np.int64(a["bit_offsets_high"].size),
+                a["stream"], np.int64(a["stream"].size), np.int64(v0), np.int64(v1),
+                np.int64(last), np.int64(self.num_vertices), np.int32(codec.k),
+                np.int64(codec.min_len), np.int64(codec.seg), out, suspects, np.int64(SUSPECTS)))
+        words = [int(x) for x in out.get()]
+        return words, suspects[:min(words[2], SUSPECTS)].get()
 
 
 #: The device check's windows hold at most this many lists (``cgr.cu`` packs a window's list
