@@ -105,3 +105,18 @@ BROKEN = [
                         [2], 10, segment_size=1)),
     ("9", lambda: build([[C(4), ZZ(1), C(0), ZZ(2)]], [5], 10)),
 ]
+
+#: (lists, degrees, message start): layouts of several broken lists, where the host check's
+#: order of steps decides which one is named.
+WINDOW_ORDER = [
+    # Steps 2 and 3 are one step of the host check: the first list breaking either is named.
+    ([[C(0), ZZ(1)], [C(2), ZZ(1)], [("bits", 0, 2)]], [1, 1, 1],
+     "cgr invariant 4 broken: list 1 claims 2 interval edges"),
+    ([[C(0), ZZ(1)], [("bits", 0, 2)], [C(2), ZZ(1)]], [1, 1, 1],
+     "cgr invariant 4 broken: the header of list 1 "),
+    # Ids out of range: an interval's before any residual's, whatever the lists' order.
+    ([[C(0), ZZ(20)], [C(4), ZZ(8), C(0)]], [1, 4],
+     "cgr invariant 8 broken: list 1 holds interval [9, 12]"),
+    ([[C(0), ZZ(1), C(20)], [C(0), ZZ(-3)]], [2, 1],
+     "cgr invariant 8 broken: list 1 holds neighbour -2"),
+]

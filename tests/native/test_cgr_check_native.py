@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from cgr_layouts import BROKEN, ZZ, C, build
+from cgr_layouts import BROKEN, WINDOW_ORDER, build
 
 import cugraph_compressed as cgc
 from cugraph_compressed.formats import LayoutInvariantError, cgr
@@ -68,13 +68,16 @@ def _launch(process):
     return launch
 
 
-def outcome(layout, device, monkeypatch=None, process=None):
+def outcome(layout, device, monkeypatch=None, process=None, valid=False):
     """The message of the first broken invariant among 4 to 9 (None when valid), found on the
     host codec or through the device check (the driver standing in for the GPU); the device
-    path must never fall back to the host's check of a whole window."""
+    path must never fall back to the host's check of a whole window, nor (``valid``) leave a
+    list's rule 9 to the host."""
     found = FirstBroken()
     if device:
         monkeypatch.setattr(cgr.CGRLayout, "_launch_check", _launch(process))
+        if valid:
+            monkeypatch.setattr(cgr, "_canonical_failure", _never)
 
         def no_fallback(*args):
             raise AssertionError("the device check disagreed with the host's check of its list")
@@ -87,9 +90,13 @@ def outcome(layout, device, monkeypatch=None, process=None):
     return None if found.error is None else str(found.error)
 
 
-def same_outcome(layout, driver, monkeypatch):
+def _never(*args):
+    raise AssertionError("a list of a valid layout was left to the host")
+
+
+def same_outcome(layout, driver, monkeypatch, valid=False):
     host = outcome(layout, False)
-    assert outcome(layout, True, monkeypatch, driver) == host
+    assert outcome(layout, True, monkeypatch, driver, valid) == host
     return host
 
 
@@ -106,20 +113,32 @@ def test_hand_built_broken_layouts(driver, monkeypatch, case):
     assert same_outcome(layout, driver, monkeypatch) == expected
 
 
-@pytest.mark.parametrize("lists, degrees, expected", [
-    # Steps 2 and 3 are one step of the host check: the first list breaking either is named.
-    ([[C(0), ZZ(1)], [C(2), ZZ(1)], [("bits", 0, 2)]], [1, 1, 1],
-     "cgr invariant 4 broken: list 1 claims 2 interval edges"),
-    ([[C(0), ZZ(1)], [("bits", 0, 2)], [C(2), ZZ(1)]], [1, 1, 1],
-     "cgr invariant 4 broken: the header of list 1 "),
-    # Ids out of range: an interval's before any residual's, whatever the lists' order.
-    ([[C(0), ZZ(20)], [C(4), ZZ(8), C(0)]], [1, 4],
-     "cgr invariant 8 broken: list 1 holds interval [9, 12]"),
-    ([[C(0), ZZ(1), C(20)], [C(0), ZZ(-3)]], [2, 1],
-     "cgr invariant 8 broken: list 1 holds neighbour -2"),
-])
+@pytest.mark.parametrize("lists, degrees, expected", WINDOW_ORDER)
 def test_the_window_order_of_steps(driver, monkeypatch, lists, degrees, expected):
     assert same_outcome(build(lists, degrees, 10), driver, monkeypatch).startswith(expected)
+
+
+class _OtherArrays:
+    """NumPy under another name: a layout holding it is not a host layout, so its validate()
+    takes the device path (here with the driver for the GPU)."""
+
+    def __getattr__(self, name):
+        return getattr(np, name)
+
+
+@pytest.mark.parametrize("case", range(len(BROKEN)))
+def test_validate_of_a_device_layout(driver, monkeypatch, case):
+    """validate() itself, end to end: buffers and offsets, then the windows on the device
+    path, raises what the host layout's validate() raises."""
+    layout = BROKEN[case][1]()
+    with pytest.raises(LayoutInvariantError) as host:
+        layout.validate()
+    device = type(layout)(_OtherArrays(), layout.num_vertices, layout.num_edges, layout.arrays,
+                          layout.params)
+    monkeypatch.setattr(cgr.CGRLayout, "_launch_check", _launch(driver))
+    with pytest.raises(LayoutInvariantError) as got:
+        device.validate()
+    assert str(got.value) == str(host.value)
 
 
 def graphs():
@@ -134,6 +153,8 @@ def graphs():
 GRAPHS = graphs()
 PARAMS = [{}, {"code": "gamma", "segment_size": 4, "min_interval_length": 2},
           {"zeta_k": 12, "segment_size": 3}, {"zeta_k": 16, "segment_size": 1}]
+#: Beside PARAMS for valid layouts: intervals of one id (a valid layout has no residual).
+VALID_PARAMS = PARAMS + [{"min_interval_length": 1, "segment_size": 2}]
 
 
 def layout_of(graph, params):
@@ -142,9 +163,9 @@ def layout_of(graph, params):
 
 
 @pytest.mark.parametrize("graph", sorted(GRAPHS))
-@pytest.mark.parametrize("params", PARAMS, ids=str)
+@pytest.mark.parametrize("params", VALID_PARAMS, ids=str)
 def test_valid_layouts_pass(driver, monkeypatch, graph, params):
-    assert same_outcome(layout_of(graph, params), driver, monkeypatch) is None
+    assert same_outcome(layout_of(graph, params), driver, monkeypatch, valid=True) is None
 
 
 @pytest.mark.parametrize("params", PARAMS, ids=str)
