@@ -83,7 +83,9 @@ the 32-bit CSR (gamma: 2.74 bytes, 1.56x).
 Invariants (checked by :meth:`CGRLayout.validate`)
 --------------------------------------------------
 ``validate`` reports the first broken one it meets, in this order, except that a segment table
-running past its list is reported (as 6) before the intervals are walked.
+running past its list is reported (as 6) before the intervals are walked.  A device layout's
+lists are checked on the GPU (``cgr.cu``) with the host check's rules and order, so both name
+the same rule and list.
 
 1. Buffers: ``edge_offsets`` and ``bit_offsets`` are 1-D uint32 of ``num_vertices + 1``
    entries; the two high arrays are 1-D int64, non-decreasing, within ``[0, num_vertices]``;
