@@ -195,13 +195,13 @@ __device__ int check_list(const Reader& r, const Params& p, int64_t v, int64_t b
           suspect = true;
           continue;
         }
-        run = value == last_value + 1 ? run + 1 : 1;
+        run = value == wrap_add(last_value, 1) ? run + 1 : 1;
       } else {
         run = 1;
       }
       last_value = value;
       while (itv.any && itv.end < value) itv.next(r, p, end);
-      suspect = run >= p.min_len || (itv.any && itv.start - 1 <= value);
+      suspect = run >= p.min_len || (itv.any && wrap_add(itv.start, -1) <= value);
     }
   }
   if (bad) return 9;
