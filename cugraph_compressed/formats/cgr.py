@@ -83,7 +83,9 @@ the 32-bit CSR (gamma: 2.74 bytes, 1.56x).
 Invariants (checked by :meth:`CGRLayout.validate`)
 --------------------------------------------------
 ``validate`` reports the first broken one it meets, in this order, except that a segment table
-running past its list is reported (as 6) before the intervals are walked.
+running past its list is reported (as 6) before the intervals are walked.  A device layout's
+lists are checked on the GPU (``cgr.cu``) with the host check's rules and order, so both name
+the same rule and list.
 
 1. Buffers: ``edge_offsets`` and ``bit_offsets`` are 1-D uint32 of ``num_vertices + 1``
    entries; the two high arrays are 1-D int64, non-decreasing, within ``[0, num_vertices]``;
@@ -114,10 +116,12 @@ segments (``segment_size`` passes).
 from __future__ import annotations
 
 from numbers import Integral
+from pathlib import Path
 
 import numpy as np
 
 from .._backend import to_host
+from ..kernels import get_kernel, grid_size, register
 from .base import (
     FirstBroken,
     Layout,
@@ -597,7 +601,13 @@ class CGRLists:
         entry = np.zeros(seg_list.size, dtype=np.int64)
         t = np.flatnonzero(table)
         entry[t] = read_fields(words, entry_at[t], W[t])
-        start = np.where(table, head["body"][seg_list] + entry, itv_end[seg_list])
+        # A segment starts at most one bit past the reader's data: every start there reads the
+        # same (a code that is not ok), and a corrupt entry cannot overflow the position.
+        body = head["body"][seg_list]
+        after = words.last + 1
+        start = np.where(table, body + np.minimum(entry, np.maximum(after - body, 0)),
+                         itv_end[seg_list])
+        start = np.minimum(start, after)
         seg_count = np.minimum(R, n_res[which] - j * R)
         rank0 = head["E"][seg_list] + j * R
         return seg_list, j, start, seg_count, rank0, entry
@@ -888,9 +898,14 @@ class CGRLayout(Layout):
         The offsets are checked on the layout's own array module in runs of
         ``VALIDATE_WINDOW_LISTS`` (:func:`base.entry_windows`); the lists in windows of whole
         lists of at most ``VALIDATE_WINDOW`` edges (:func:`base.list_windows`; a longer list
-        alone), each decoded, sorted and re-encoded by the host codec (a device layout's
-        window of the stream is copied to the host, one window at a time).  Temporaries:
-        about 40 bytes an offset of a run, and on the host some 300 bytes an edge of a window.
+        alone).  A host layout's windows are decoded, sorted and re-encoded by the host codec
+        (some 300 bytes an edge of temporaries).  A device layout's are checked on the GPU by
+        the ``cgr_check_lists`` kernel (``cgr.cu``), one thread a list, which decodes every
+        list with the host check's rules and keeps the window's first broken (step, list) in
+        a packed word; the host re-checks that list alone for the message, and decodes and
+        re-encodes only the lists whose canonical form the kernel could not confirm (rule 9).
+        Both name the same rule and list.  GPU temporaries: a few words and a list of
+        ``SUSPECTS`` ids per window, besides the offsets' run.
         """
         xp, n, m = self.xp, self.num_vertices, self.num_edges
         a = self.arrays
@@ -936,21 +951,28 @@ class CGRLayout(Layout):
                     raise invariant_error("cgr", rule, f"{what} decreases after vertex {lo + v}: "
                                           f"{int(full[v])} > {int(full[v + 1])}")
         found = FirstBroken()
-        for v0, v1, first_edge in list_windows(
-                lambda lo, hi: self._full_offsets("edge_offsets", lo, hi), n, xp):
-            if found.done(0):
-                break
-            self._check_window(v0, v1, to_host(first_edge), found)
+        self._check_windows(found, device=xp is not np)
         found.raise_first()
 
+    def _check_windows(self, found, device: bool):
+        """Invariants 4 to 9, window after window of lists, on the host codec or (``device``)
+        through :meth:`_device_window`."""
+        for v0, v1, first_edge in list_windows(
+                lambda lo, hi: self._full_offsets("edge_offsets", lo, hi), self.num_vertices,
+                self.xp):
+            if found.done(0):
+                break
+            if device:
+                self._check_window_device(v0, v1, first_edge, found)
+            else:
+                self._check_window(v0, v1, to_host(first_edge), found)
+
     def _check_window(self, v0, v1, first_edge, found):
-        """Invariants 4 to 9 of lists ``v0 .. v1 - 1`` (``first_edge`` theirs, host),
-        the first failure recorded in ``found`` (steps: those of
+        """Invariants 4 to 9 of lists ``v0 .. v1 - 1`` (``first_edge`` theirs, host) on the
+        host codec, the first failure recorded in ``found`` (steps: those of
         :meth:`CGRLists.check_steps`, then 100 and up for 9)."""
         first_bit = to_host(self._full_offsets("bit_offsets", v0, v1))
-        w0 = int(first_bit[0]) >> 5
-        words = to_host(self.arrays["stream"][w0:-(-int(first_bit[-1]) // 32) + TAIL_WORDS])
-        reader = _WindowReader(words, w0)
+        reader = self._window_reader(int(first_bit[0]), int(first_bit[-1]))
         codec = self._codec()
         degrees = np.diff(first_edge)
         refs = np.arange(v0, v1, dtype=np.int64)
@@ -962,41 +984,163 @@ class CGRLayout(Layout):
             return
         if found.done(100):
             return
-        # 9: sorted, distinct, canonical: the decoded lists re-encode to the same bits.
-        owner, value, _ = codec.decode(reader, starts, ends, degrees, refs)
-        # Sorted by (list, value) as one key (ids are below 2**32 once 8 holds); a stable sort
-        # runs a merge over the two sorted runs of each list (intervals, residuals).
-        key = np.sort((owner << 32) | value, kind="stable")
-        owner, value = key >> 32, key & _LOW32
-        del key
-        dup = (owner[1:] == owner[:-1]) & (value[1:] <= value[:-1])
-        if dup.any():
-            i = int(np.argmax(dup))
-            found.fail(100, invariant_error(
-                "cgr", "9", f"the list of vertex {v0 + int(owner[i])} holds {int(value[i + 1])} "
-                "twice (intervals and residuals overlap)"))
+        broken = _canonical_failure(codec, reader, starts, ends, degrees, refs, starts,
+                                    lambda bit: v0 + _chunk_list(first_bit, bit))
+        if broken is not None and not found.done(broken[0]):
+            found.fail(broken[0], invariant_error("cgr", "9", broken[1]))
+
+    def _window_reader(self, begin: int, end: int, last=None):
+        """The host's reader of the stream's bits ``begin .. end`` (copied to the host from a
+        device layout): its reads clamp at ``last`` (default ``32 * ceil(end / 32)``)."""
+        w0 = begin >> 5
+        stop = (-(-end // 32) if last is None else last // 32) + TAIL_WORDS
+        return _WindowReader(to_host(self.arrays["stream"][w0:stop]), w0)
+
+    def _check_window_device(self, v0, v1, first_edge, found):
+        """:meth:`_check_window` with the lists decoded by the ``cgr_check_lists`` kernel
+        (``cgr.cu``), which finds the window's first broken (step, list) as the host check
+        does; the host then checks that list alone for the message (the whole window when it
+        disagrees), and decides rule 9 for the lists the kernel could not clear."""
+        xp = self.xp
+        step, v, suspects, last = self._device_window(v0, v1)
+        if step is not None:
+            if found.done(step):
+                return
+            b0, b1 = (int(x) for x in self._full_offsets("bit_offsets", v, v + 1))
+            e0, e1 = (int(x) for x in self._full_offsets("edge_offsets", v, v + 1))
+            one = lambda x: np.asarray([x], dtype=np.int64)  # noqa: E731
+            broken = self._codec().check_steps(self._window_reader(b0, b1, last), one(b0),
+                                               one(b1), one(e1 - e0), one(v), self.num_vertices, v)
+            if broken is None or broken[0] != step:  # never expected: trust the host's answer
+                self._check_window(v0, v1, to_host(first_edge), found)
+                return
+            found.fail(step, invariant_error("cgr", broken[1], broken[2]))
             return
-        again, again_bits, _ = codec.encode(owner, value, refs, np, checked=True)
-        del owner, value
-        differs = np.flatnonzero(np.diff(again_bits) != np.diff(first_bit))
-        step = 101
-        if differs.size == 0:
-            step = 102
-            total = int(first_bit[-1] - first_bit[0])
-            data_words = -(-total // 32)
-            mask = np.full(data_words, 0xFFFFFFFF, dtype=np.uint32)
-            if total % 32:
-                mask[-1] = (1 << (total % 32)) - 1
-            stored = reader.fields(int(first_bit[0]) + 32 * np.arange(data_words, dtype=np.int64),
-                                   32).astype(np.uint32)
-            diff = (again[:data_words] ^ stored) & mask
-            if diff.any():
-                bit = int(first_bit[0]) + int(np.flatnonzero(diff)[0]) * 32
-                differs = np.asarray([int(np.searchsorted(first_bit, bit, side="right")) - 1])
-        if differs.size and not found.done(step):
-            found.fail(step, invariant_error(
-                "cgr", "9", f"the list of vertex {v0 + int(differs[0])} is not in canonical form "
-                f"(intervals not maximal or a run of >= {codec.min_len} consecutive residuals)"))
+        if suspects is None:
+            self._check_window(v0, v1, to_host(first_edge), found)  # too many to list
+            return
+        if not suspects.size or found.done(100):
+            return
+        # Rule 9 for the suspects alone: their words gathered on the host, each list's data
+        # words and the two after them (a reader's tail: it clamps reads before them).
+        codec = self._codec()
+        starts = to_host(self._full_offsets("bit_offsets", v0, v1))
+        edges = to_host(first_edge)
+        local = suspects - v0
+        b0, b1 = starts[local], starts[local + 1]
+        w0, w1 = b0 >> 5, -(-b1 // 32) + TAIL_WORDS
+        which, word = ragged_positions(xp, xp.asarray(w0), xp.asarray(w1 - w0))
+        del which
+        words = to_host(self.arrays["stream"][word])
+        base = _exclusive_cumsum(w1 - w0, np)[:-1] * 32
+        at = base + (b0 & 31)
+        broken = _canonical_failure(codec, BitReader(words), at, at + (b1 - b0),
+                                    edges[local + 1] - edges[local], suspects, b0,
+                                    lambda bit: v0 + _chunk_list(starts, bit))
+        if broken is not None and not found.done(broken[0]):
+            found.fail(broken[0], invariant_error("cgr", "9", broken[1]))
+
+    def _device_window(self, v0, v1):
+        """Run ``cgr_check_lists`` over lists ``v0 .. v1 - 1``: ``(step, list, suspects,
+        last)``, the first broken step and its list (None, None when none is), the sorted
+        rule 9 suspects (None when more than ``SUSPECTS``) and the window's clamp bit."""
+        if v1 - v0 > MAX_WINDOW_LISTS:
+            raise ValueError(f"a window of {v1 - v0} lists: at most {MAX_WINDOW_LISTS}")
+        end_bit = int(self._full_offsets("bit_offsets", v1, v1)[0])
+        last = 32 * -(-end_bit // 32)
+        (first, eleven, count), suspects = self._launch_check(v0, v1, last)
+        if first != _NONE:
+            step = first & 0xFF
+            local = (eleven if step == 11 else first >> 8) & ((1 << _LIST_BITS) - 1)
+            return step, v0 + local, None, last
+        if count > SUSPECTS:
+            return None, None, None, last
+        return None, None, np.sort(suspects[:count]), last
+
+    def _launch_check(self, v0, v1, last):
+        """The kernel's three out words (host ints) and its suspects (host) for a window."""
+        import cupy as cp
+
+        a, codec = self.arrays, self._codec()
+        out = cp.asarray([_NONE, _NONE, 0], dtype=cp.uint64)
+        suspects = cp.empty(SUSPECTS, dtype=cp.int64)
+        kernel = get_kernel(KERNELS, "cgr_check_lists", _instantiations())
+        kernel((grid_size(v1 - v0, _BLOCK),), (_BLOCK,),
+               (a["edge_offsets"], a["edge_offsets_high"], np.int64(a["edge_offsets_high"].size),
+                a["bit_offsets"], a["bit_offsets_high"], np.int64(a["bit_offsets_high"].size),
+                a["stream"], np.int64(a["stream"].size), np.int64(v0), np.int64(v1),
+                np.int64(last), np.int64(self.num_vertices), np.int32(codec.k),
+                np.int64(codec.min_len), np.int64(codec.seg), out, suspects, np.int64(SUSPECTS)))
+        words = [int(x) for x in out.get()]
+        return words, suspects[:min(words[2], SUSPECTS)].get()
+
+
+#: The device check's windows hold at most this many lists (``cgr.cu`` packs a window's list
+#: in 21 bits), and it lists at most ``SUSPECTS`` lists for the host's rule 9 test (a window
+#: with more is checked on the host).
+_LIST_BITS = 21
+MAX_WINDOW_LISTS = (1 << _LIST_BITS) - 1
+SUSPECTS = 1 << 12
+_NONE = 2**64 - 1
+_BLOCK = 256
+KERNELS = Path(__file__).with_name("cgr.cu")
+
+
+def _instantiations():
+    return ["cgr_check_lists"]
+
+
+register(KERNELS, _instantiations)
+
+
+def _chunk_list(first_bit, bit: int) -> int:
+    """The list (index into ``first_bit``'s lists) holding bit ``first_bit[0] + 32 * c``, with
+    ``c`` the 32-bit chunk of the window holding ``bit``: where the host check of rule 9
+    places a difference it finds by comparing the window's words."""
+    first = int(first_bit[0])
+    chunk = first + (bit - first) // 32 * 32
+    return int(np.searchsorted(first_bit, chunk, side="right")) - 1
+
+
+def _canonical_failure(codec, reader, starts, ends, degrees, refs, origin, chunk_vertex):
+    """Rule 9 of whole lists read by ``reader`` at bits ``starts .. ends``, whose vertex ids
+    are ``refs`` (increasing) and whose bits start at ``origin`` in the stream: ``(step,
+    detail)`` of the first failure (step 100: an id twice; 101: a list re-encodes to another
+    length; 102: to other bits, placed by ``chunk_vertex(stream bit)``), or None.
+
+    The lists are decoded, sorted and re-encoded by the host codec; lists of one window left
+    out must re-encode to their own bits."""
+    owner, value, _ = codec.decode(reader, starts, ends, degrees, refs)
+    # Sorted by (list, value) as one key (ids are below 2**32 once 8 holds); a stable sort
+    # runs a merge over the two sorted runs of each list (intervals, residuals).
+    key = np.sort((owner << 32) | value, kind="stable")
+    owner, value = key >> 32, key & _LOW32
+    del key
+    dup = (owner[1:] == owner[:-1]) & (value[1:] <= value[:-1])
+    if dup.any():
+        i = int(np.argmax(dup))
+        return 100, (f"the list of vertex {int(refs[owner[i]])} holds {int(value[i + 1])} twice "
+                     "(intervals and residuals overlap)")
+    again, again_bits, _ = codec.encode(owner, value, refs, np, checked=True)
+    del owner, value
+    lengths = ends - starts
+    differs = np.flatnonzero(np.diff(again_bits) != lengths)
+    canonical = (f"is not in canonical form (intervals not maximal or a run of >= "
+                 f"{codec.min_len} consecutive residuals)")
+    if differs.size:
+        return 101, f"the list of vertex {int(refs[differs[0]])} {canonical}"
+    # The same lengths: compare the bits 32 at a time, list by list.
+    which, rank = ragged_positions(np, np.zeros(lengths.size, dtype=np.int64), -(-lengths // 32))
+    rank = 32 * rank
+    width = np.minimum(lengths[which] - rank, 32)
+    diff = (reader.fields(starts[which] + rank, width)
+            ^ read_fields(again, again_bits[which] + rank, width))
+    if not diff.any():
+        return None
+    i = int(np.flatnonzero(diff)[0])
+    low = int(diff[i]) & -int(diff[i])
+    bit = int(origin[which[i]]) + int(rank[i]) + low.bit_length() - 1
+    return 102, f"the list of vertex {chunk_vertex(bit)} {canonical}"
 
 
 # ------------------------------------------------------------------------------- encoder
