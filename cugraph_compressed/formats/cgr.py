@@ -849,6 +849,14 @@ class CGRLayout(Layout):
         out = self._codec().decode_range(host["stream"], b0, b1, e1 - e0, v, begin, end)
         return self.xp.asarray(out)
 
+    def edge_starts(self, vertices):
+        """The word holding each list's first bit (``bit_offsets``)."""
+        vertices = np.asarray(vertices, dtype=np.int64)
+        a = self.arrays
+        bits = join_offsets(to_host(a["bit_offsets"]), to_host(a["bit_offsets_high"]),
+                            np.minimum(vertices, self.num_vertices))
+        return {"stream": self._bounded_starts("stream", bits // 32, vertices)}
+
     # -- device view (formats/cgr.cuh) --------------------------------------------------------
     @classmethod
     def device_view_types(cls):

@@ -983,6 +983,15 @@ class EliasFanoLayout(Layout):
     def decode_range(self, v, begin, end):
         return self.lists().decode_range(int(v), begin, end)
 
+    def edge_starts(self, vertices):
+        """The word holding each list's first bit (its entry's ``start``: the forward
+        pointers, then the lows and the upper bits, all in ``data``)."""
+        vertices = np.asarray(vertices, dtype=np.int64)
+        blocks, records = (_backend.to_host(self.arrays[name]) for name in ("blocks", "records"))
+        _, start, _ = self.lists()._entries(np.minimum(vertices, self.num_vertices), blocks,
+                                            records)
+        return {"data": self._bounded_starts("data", start // 32, vertices)}
+
     # -- device view (formats/elias_fano.cuh) -----------------------------------------------
     @classmethod
     def device_view_types(cls):
