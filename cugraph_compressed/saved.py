@@ -723,10 +723,9 @@ class _DeviceStaging:
 
         self.cupy = cupy
         self.size = max(1, min(BLOCK_BYTES, largest))
-        self.blocks = []
-        for _ in range(2):
-            memory = cupy.cuda.PinnedMemoryPointer(cupy.cuda.PinnedMemory(self.size), 0)
-            self.blocks.append(np.frombuffer(memory, np.uint8, self.size))
+        # Blocks of the package's one pinned allocator (_pinned), freed with this object; not
+        # CuPy's pinned pool, which keeps freed blocks pinned for reuse.
+        self.blocks = [_pinned.PinnedBlock(self.size).host_array() for _ in range(2)]
         self.stream = cupy.cuda.Stream(non_blocking=True)
         self.done = [None, None]  # the event of each block's last copy
 
