@@ -609,3 +609,65 @@ def test_format_auto_sizes_ignore_the_placement(layout):
         device_frame("rmat18").copy(deep=False), renumber=False).format_choice
         for placement in ("device", "host", "auto")]
     assert choices[0] == choices[1] == choices[2]
+
+
+def test_saved_graphs_stage_through_the_package_pinned_blocks(tmp_path, monkeypatch):
+    """Saving and loading a device graph stage through _pinned blocks (counted, freed with
+    the transfer), never CuPy's pinned pool."""
+    import cupy
+
+    G = placed("rmat18", False, "ef", "device")
+    gc.collect()
+    before = cgc.pinned_nbytes()
+    blocks = []
+    real = _pinned.PinnedBlock
+
+    class Counted(real):
+        def __init__(self, nbytes):
+            super().__init__(nbytes)
+            blocks.append(nbytes)
+
+    def pool(*args, **kwargs):
+        raise AssertionError("CuPy's pinned pool was used")
+
+    monkeypatch.setattr(_pinned, "PinnedBlock", Counted)
+    monkeypatch.setattr(cupy.cuda, "PinnedMemory", pool)
+    G.save(tmp_path / "g.cgc")
+    H = cgc.CompressedGraph.load(tmp_path / "g.cgc")
+    assert len(blocks) >= 4  # two for the save, two for the load
+    assert_bit_identical(H, G)
+    gc.collect()
+    assert cgc.pinned_nbytes() == before
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_auto_build_peak_is_the_host_build_and_the_device_share(layout):
+    """An auto build writes the payload into pinned memory range by range, then moves the
+    prefix that fits to the GPU: its device peak is the host-placed build's plus the device
+    share, never the whole payload on the GPU."""
+    import rmm
+
+    frames = list(rmat_chunks(16, 16, chunk_edges=1 << 19, seed=4, backend="device"))
+    D = cgc.CompressedGraph(directed=True, format=layout).from_edge_chunks(
+        frames, renumber=False, memory_budget=8 << 20)
+    payload = sum(int(D._layout.arrays[k].nbytes) for k in D._layout.edge_buffers)
+    resident = D.nbytes_by_placement()["device"] - payload
+    state = D.number_of_vertices() * max(STATE_BYTES_PER_VERTEX.values())
+    del D
+    peaks, built = {}, {}
+    rmm.statistics.enable_statistics()
+    previous = rmm.mr.get_current_device_resource()
+    try:
+        for placement in ("host", "auto"):
+            gc.collect()
+            rmm.statistics.push_statistics()
+            G = cgc.CompressedGraph(directed=True, format=layout, placement=placement,
+                                    memory_budget=resident + state + payload // 4)
+            G.from_edge_chunks(frames, renumber=False, memory_budget=8 << 20)
+            peaks[placement] = rmm.statistics.pop_statistics().peak_bytes
+            built[placement] = G
+    finally:
+        rmm.mr.set_current_device_resource(previous)
+    share = built["auto"].placement_choice["device"]
+    assert 0 < share <= payload // 4
+    assert peaks["auto"] <= peaks["host"] + share + SLACK, (peaks, share, payload)
