@@ -408,6 +408,11 @@ class EliasFanoLists:
         l = read_fields(records, at + we + wb, wl).astype(np.int64)
         return first, start, l
 
+    def entry_starts(self, entries, blocks, records):
+        """The bit of ``data`` where each of ``entries``' lists begins (NumPy int64), from
+        host copies of ``blocks`` and ``records`` (the per-list buffers alone)."""
+        return self._entries(entries, blocks, records)[1]
+
     def _lists(self, lists):
         """Everything a decoder needs about ``lists`` (NumPy int64 arrays)."""
         lists = np.asarray(_backend.to_host(lists), dtype=np.int64).ravel()
@@ -988,8 +993,8 @@ class EliasFanoLayout(Layout):
         pointers, then the lows and the upper bits, all in ``data``)."""
         vertices = np.asarray(vertices, dtype=np.int64)
         blocks, records = (_backend.to_host(self.arrays[name]) for name in ("blocks", "records"))
-        _, start, _ = self.lists()._entries(np.minimum(vertices, self.num_vertices), blocks,
-                                            records)
+        start = self.lists().entry_starts(np.minimum(vertices, self.num_vertices), blocks,
+                                          records)
         return {"data": self._bounded_starts("data", start // 32, vertices)}
 
     # -- device view (formats/elias_fano.cuh) -----------------------------------------------
