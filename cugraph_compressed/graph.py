@@ -266,6 +266,8 @@ vertices
             the budget is gathered whole).  A smaller budget means more passes over the
             chunks.  Default: 1/8 of the memory where the graph is built (GPU or host), at
             most 2 GiB.  The graph keeps it for a later re-orientation (``store_transposed``).
+            It is not the GPU budget of the graph itself
+            (``CompressedGraph(memory_budget=...)``, which ``placement="auto"`` splits by).
         progress : bool, optional
             Show the passes and chunks of the build on standard error.  Default: on a
             terminal, once the build has run a few seconds (``CUGRAPH_COMPRESSED_PROGRESS=0``
