@@ -733,8 +733,8 @@ vertices
         else:
             device = resident
         needed = device + n * state
-        if budget is not None and needed > budget.available + held:
-            budget.draw(self, needed, replacing=self._token_in(budget))  # raises, naming bytes
+        if budget is not None:  # before anything is allocated
+            budget.require(needed, replacing=self._token_in(budget))
         with _backend.device_allocations():
             arrays = dict(layout.arrays)
             if placement == _placement.AUTO:

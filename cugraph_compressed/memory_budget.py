@@ -95,16 +95,25 @@ class MemoryBudget:
         """
         nbytes = int(nbytes)
         with self._lock:
-            held = self._draws.get(replacing, (0, None))[0]
-            free = self.nbytes - sum(n for n, _ in self._draws.values()) + held
-            if nbytes > free:
-                raise MemoryError(
-                    f"the graph needs {nbytes} bytes under 'device' and its memory budget has "
-                    f"{free} of {self.nbytes} bytes left")
+            self._require_locked(nbytes, replacing)
             self._release_locked(replacing)
             token, self._next = self._next, self._next + 1
             self._draws[token] = (nbytes, weakref.finalize(owner, self.release, token))
         return token
+
+    def require(self, nbytes: int, replacing=None) -> None:
+        """Raise the MemoryError :meth:`draw` would raise for ``nbytes``, drawing nothing: a
+        graph checks the budget before it allocates."""
+        with self._lock:
+            self._require_locked(int(nbytes), replacing)
+
+    def _require_locked(self, nbytes: int, replacing) -> None:
+        held = self._draws.get(replacing, (0, None))[0]
+        free = self.nbytes - sum(n for n, _ in self._draws.values()) + held
+        if nbytes > free:
+            raise MemoryError(
+                f"the graph needs {nbytes} bytes under 'device' and its memory budget has "
+                f"{free} of {self.nbytes} bytes left")
 
     def release(self, token) -> None:
         """Give back the draw ``token`` (nothing when it is gone already)."""

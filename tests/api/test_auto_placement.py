@@ -208,6 +208,10 @@ def test_memory_budget_draws_are_given_back_when_their_graph_goes():
     with pytest.raises(MemoryError, match="needs 200 bytes under 'device'.*100 of 1000 bytes"):
         budget.draw(Owner(), 200)
     assert budget.used == 900  # a refused draw changes nothing
+    budget.require(100)
+    with pytest.raises(MemoryError, match="needs 101 bytes under 'device'"):
+        budget.require(101)
+    budget.require(700, replacing=ta)  # ta's 600 would be given back
     ta = budget.draw(a, 700, replacing=ta)  # a graph placed again: its old draw counts as free
     assert budget.used == 1000 and budget.held(ta) == 700
     with pytest.raises(MemoryError):
