@@ -852,9 +852,11 @@ class CGRLayout(Layout):
     def edge_starts(self, vertices):
         """The word holding each list's first bit (``bit_offsets``)."""
         vertices = np.asarray(vertices, dtype=np.int64)
-        a = self.arrays
-        bits = join_offsets(to_host(a["bit_offsets"]), to_host(a["bit_offsets_high"]),
-                            np.minimum(vertices, self.num_vertices))
+        a, at = self.arrays, np.minimum(vertices, self.num_vertices)
+        # Only the entries asked for cross to the host (and the few high entries).
+        low = to_host(a["bit_offsets"][self.xp.asarray(at)]).astype(np.int64)
+        wraps = np.searchsorted(to_host(a["bit_offsets_high"]), at, side="right")
+        bits = low + (wraps.astype(np.int64) << 32)
         return {"stream": self._bounded_starts("stream", bits // 32, vertices)}
 
     # -- device view (formats/cgr.cuh) --------------------------------------------------------

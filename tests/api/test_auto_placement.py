@@ -15,6 +15,7 @@ from graphs import random_edges
 
 import cugraph_compressed as cgc
 from cugraph_compressed._split import SplitArray, choose_split, device_share
+from cugraph_compressed.formats.cgr import join_offsets
 from cugraph_compressed.generators import rmat_edgelist
 from cugraph_compressed.memory_budget import STATE_BYTES_PER_VERTEX, state_bytes_per_vertex
 
@@ -144,6 +145,9 @@ def test_edge_starts_cut_each_buffer_where_a_list_begins(fmt):
         assert np.array_equal(cut, firsts)
     elif fmt == "fl":  # the word of each list's first field
         assert np.array_equal(cut[:-1], firsts[:-1] * layout.index_width // 32)
+    elif fmt == "cgr":  # the word of each list's first bit
+        bits = join_offsets(layout.arrays["bit_offsets"], layout.arrays["bit_offsets_high"])
+        assert np.array_equal(cut[:-1], bits[:-1] // 32)
     itemsize = layout.arrays[name].itemsize
     assert np.array_equal(layout.split_nbytes(np.arange(n + 1)), cut * itemsize)
 
