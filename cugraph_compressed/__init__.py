@@ -8,8 +8,10 @@ results).  Importing the package loads neither CuPy nor cuDF nor RMM.
 
 Parts, each importing only those before it in this list:
 
-* ``_pinned.py`` (pinned, mapped host blocks and their count, ``pinned_nbytes``) and
-  ``_placement.py`` (where a device graph's per-edge buffers live: ``placement=``).
+* ``_pinned.py`` (pinned, mapped host blocks and their count, ``pinned_nbytes``),
+  ``_split.py`` (``placement="auto"``: per-edge buffers split by vertex, and the choice of the
+  split), ``_placement.py`` (where a device graph's per-edge buffers live: ``placement=``) and
+  ``memory_budget.py`` (GPU budgets, shared by graphs: ``MemoryBudget``).
 * ``kernels/__init__.py``: the one kernel loader (NVRTC, disk cache).
 * ``formats/``: one module per layout (encoders, host decoders, invariants) and its ``.cuh``
   device view; ``formats/bits.py`` the bit streams and codes they share.
@@ -51,6 +53,7 @@ from .edge_files import read_edgelist
 from .formats import FORMATS, LayoutInvariantError
 from .graph import CompressedGraph, estimate_nbytes
 from .kernels.traversal import TraversalConfig
+from .memory_budget import MemoryBudget
 from .saved import SavedGraphError
 
 globals().update(_FUNCTIONS)
@@ -59,8 +62,8 @@ __version__ = "0.1.0"
 
 __all__ = [
     "FORMATS", "CompressedGraph", "FailedToConvergeError", "Graph", "LayoutInvariantError",
-    "SavedGraphError", "TraversalConfig", "__version__", "estimate_nbytes", "pinned_nbytes",
-    "read_edgelist", "supported",
+    "MemoryBudget", "SavedGraphError", "TraversalConfig", "__version__", "estimate_nbytes",
+    "pinned_nbytes", "read_edgelist", "supported",
     *sorted(_FUNCTIONS),
 ]
 

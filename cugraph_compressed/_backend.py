@@ -101,6 +101,15 @@ def numpy_dtype(series) -> np.dtype:
         return np.dtype(numpy_dtype) if numpy_dtype is not None else np.dtype(object)
 
 
+def gpu_memory_info() -> tuple:
+    """``(free, total)`` bytes of the current GPU as CUDA reports them (memory an RMM pool
+    holds but has not handed out counts as used)."""
+    import cupy
+
+    free, total = cupy.cuda.runtime.memGetInfo()
+    return int(free), int(total)
+
+
 def total_memory(backend: str) -> int:
     """Bytes of memory the backend has in all: the GPU's for the device, the machine's
     physical memory for the host.  A build that needs more can never run here."""

@@ -3,7 +3,8 @@
 ``placement="device"`` keeps every buffer in GPU (RMM) memory.  ``placement="host"`` keeps the
 per-edge payload of the layout (the buffers its class names in ``edge_buffers``) and the edge
 properties in pinned, mapped host memory (:mod:`._pinned`), read by the kernels zero-copy at
-their mapped address; per-vertex arrays, vertex state and frontiers stay in GPU memory.  A
+their mapped address; per-vertex arrays, vertex state and frontiers stay in GPU memory.
+``placement="auto"`` splits the payload by vertex between the two (:mod:`._split`).  A
 host graph (the host backend) has one place to be: any valid placement is accepted and the
 graph reports ``"host"``.
 
@@ -19,9 +20,10 @@ import numpy as np
 
 from . import _pinned
 from ._backend import DEVICE, HOST, is_cupy_array
+from ._split import SplitArray
 
 AUTO = "auto"
-PLACEMENTS = (DEVICE, HOST)
+PLACEMENTS = (DEVICE, HOST, AUTO)
 #: Bytes one copy of :func:`move` and :func:`write` moves at a time.
 PIECE_BYTES = 1 << 26
 #: cudaMemcpyDefault: the direction is inferred from the addresses (unified addressing).
@@ -29,27 +31,35 @@ _MEMCPY_DEFAULT = 4
 
 
 def check_placement(placement) -> str:
-    """``placement`` checked: ``"device"`` or ``"host"``.
+    """``placement`` checked: ``"device"``, ``"host"`` or ``"auto"`` (:mod:`._split`).
 
     Raises
     ------
     ValueError
-        Any other value (``"auto"``, which is not available yet, says so).
+        Any other value.
     """
-    if isinstance(placement, str) and placement == AUTO:
-        raise ValueError("placement='auto' is not available yet: choose 'device' (every "
-                         "buffer in GPU memory) or 'host' (per-edge buffers in pinned host "
-                         "memory)")
     if not isinstance(placement, str) or placement not in PLACEMENTS:
         raise ValueError(f"placement={placement!r} is not one of {list(PLACEMENTS)}")
     return placement
 
 
 def placement_of(array) -> str:
-    """``"host"`` for a NumPy array or a CuPy array in pinned host memory, else ``"device"``."""
+    """``"host"`` for a NumPy array or a CuPy array in pinned host memory, ``"auto"`` for a
+    buffer split between the two (:class:`._split.SplitArray`), else ``"device"``."""
+    if isinstance(array, SplitArray):
+        return AUTO
     if is_cupy_array(array) and not _pinned.is_pinned(array):
         return DEVICE
     return HOST
+
+
+def nbytes_by_placement(array) -> dict:
+    """``{"device": bytes, "host": bytes}`` of one buffer (a split one counts both parts)."""
+    if isinstance(array, SplitArray):
+        return array.nbytes_by_placement()
+    sizes = {DEVICE: 0, HOST: 0}
+    sizes[placement_of(array)] += int(array.nbytes)
+    return sizes
 
 
 def empty(shape, dtype, placement: str, xp):
@@ -83,17 +93,29 @@ def write(target, first: int, values) -> None:
 
 
 def move(array, placement: str):
-    """A copy of CuPy ``array`` in ``placement`` (``array`` itself when it is there already),
-    copied in pieces of :data:`PIECE_BYTES`.  The new buffer is allocated whole first: a
-    MemoryError leaves nothing allocated."""
+    """A copy of CuPy ``array`` in ``placement`` (``"device"`` or ``"host"``; ``array`` itself
+    when it is there already), copied in pieces of :data:`PIECE_BYTES`; a split buffer is
+    joined.  The new buffer is allocated whole first: a MemoryError leaves nothing
+    allocated."""
     if array is None or placement_of(array) == placement:
         return array
+    if isinstance(array, SplitArray):
+        from ._split import join
+
+        return join(array, placement)
     import cupy
 
     array = cupy.ascontiguousarray(array)
     out = empty(array.shape, array.dtype, placement, cupy)
-    _copy(out.data.ptr, array.data.ptr, array.nbytes)
+    copy_into(out, array)
     return out
+
+
+def copy_into(target, values) -> None:
+    """Copy contiguous CuPy array ``values`` into contiguous ``target`` of the same dtype and
+    size, wherever either lives, in pieces of :data:`PIECE_BYTES`."""
+    if int(values.nbytes):
+        _copy(target.data.ptr, values.data.ptr, int(values.nbytes))
 
 
 def _copy(dst: int, src: int, nbytes: int) -> None:

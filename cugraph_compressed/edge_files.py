@@ -131,8 +131,9 @@ def read_edgelist(path, format=None, *, delimiter=None, header="infer", comment=
     vertex_order : {"sorted", "degree"}
         The internal vertex order, as for ``CompressedGraph`` (``"degree"`` needs
         ``renumber=True``).
-    placement : {"device", "host"}
-        Where a device graph keeps its per-edge buffers, as for ``CompressedGraph``.
+    placement : {"device", "host", "auto"}
+        Where a device graph keeps its per-edge buffers, as for ``CompressedGraph`` (``"auto"``
+        with the GPU's free memory as its budget).
     **layout_params
         The layout's parameters, as for ``CompressedGraph``.
 

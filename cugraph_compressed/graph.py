@@ -14,8 +14,8 @@ from types import MappingProxyType
 
 import numpy as np
 
-from . import _backend, _placement, saved
-from ._args import check_bool
+from . import _backend, _placement, _split, saved
+from ._args import check_bool, check_int
 from ._auto import AUTO, AutoFormat
 from ._backend import DEVICE, HOST
 from ._build import BuildSpec, build
@@ -27,6 +27,7 @@ from .formats.base import plain_csr_nbytes
 from .graph_queries import GraphQueries
 from .graph_view import OUT, Adjacency, GraphView
 from .kernels.traversal import TraversalConfig
+from .memory_budget import check_memory_budget, state_bytes_per_vertex
 
 
 class CompressedGraph(GraphQueries):
@@ -58,7 +59,7 @@ class CompressedGraph(GraphQueries):
         WCC labels) and the layout's bytes.  Anything but ``"sorted"`` with
         ``renumber=False`` raises ValueError at the build.  The default, ``"sorted"``, may
         change once measurements of both orders choose it (``benchmarks/vertex_order.py``).
-    placement : {"device", "host"}
+    placement : {"device", "host", "auto"}
         Where a device graph keeps its per-edge buffers (:mod:`cugraph_compressed._placement`).
         ``"device"``: every buffer in GPU (RMM) memory.  ``"host"``: the layout's per-edge
         payload (``csr``'s neighbour ids, ``fl``'s packed neighbour words, ``ef``'s low and
@@ -66,8 +67,21 @@ class CompressedGraph(GraphQueries):
         memory, read by the kernels zero-copy; per-vertex arrays (offsets, Elias-Fano
         records) and every algorithm's vertex state stay in GPU memory.  The build writes the
         payload there range by range, so it is never whole on the GPU.  A host graph (built
-        from pandas) has one place to be: either value is accepted and :attr:`placement` is
-        ``"host"``.  ``"auto"`` (a split between the two) is not available yet.
+        from pandas) has one place to be: any value is accepted and :attr:`placement` is
+        ``"host"``.  ``"auto"``: the lists of the vertices below a split vertex stay in GPU
+        memory, the others go to pinned memory, the split chosen so that the GPU part fits
+        ``memory_budget`` (:mod:`cugraph_compressed._split`); the choice is
+        :attr:`placement_choice`.  The prefix holds the hubs only with
+        ``vertex_order="degree"`` (with ``"sorted"``, the lowest ids): degree order is what
+        makes auto pay.
+    memory_budget : int or MemoryBudget, optional
+        GPU bytes the graph may keep (:mod:`cugraph_compressed.memory_budget`): its per-vertex
+        arrays, the payload its placement keeps on the GPU and the per-vertex state of its
+        largest algorithm.  A :class:`~cugraph_compressed.MemoryBudget` is shared by every
+        graph given it.  Under ``"auto"`` it decides the split (default: the GPU's free memory
+        less ``max(1 GiB, 1/16 of its memory)``); under ``"device"`` or ``"host"`` a graph that
+        does not fit raises MemoryError.  Not the streaming build's working budget
+        (``from_edge_chunks(memory_budget=...)``).
     **layout_params
         The layout's own parameters, e.g. ``force_64bit=True`` for ``"csr"``.  With
         ``"auto"``: ``candidates`` (layout names, default all) and ``max_nbytes`` (the most
@@ -85,10 +99,12 @@ class CompressedGraph(GraphQueries):
 
     def __init__(self, directed: bool = False, format: str = "csr",
                  vertex_order: str = DEFAULT_VERTEX_ORDER, placement: str = "device",
-                 **layout_params):
+                 memory_budget=None, **layout_params):
         self._directed = check_bool("directed", directed)
         self._vertex_order = check_vertex_order(vertex_order)
         self._placement = _placement.check_placement(placement)
+        self._memory_budget = check_memory_budget(memory_budget)
+        self._draw = None  # (budget, token) of what this graph holds drawn from a budget
         # format="auto": the candidates; the layout class and parameters are the chosen
         # layout's once built.
         auto = isinstance(format, str) and format == AUTO
@@ -250,6 +266,8 @@ vertices
             the budget is gathered whole).  A smaller budget means more passes over the
             chunks.  Default: 1/8 of the memory where the graph is built (GPU or host), at
             most 2 GiB.  The graph keeps it for a later re-orientation (``store_transposed``).
+            It is not the GPU budget of the graph itself
+            (``CompressedGraph(memory_budget=...)``, which ``placement="auto"`` splits by).
         progress : bool, optional
             Show the passes and chunks of the build on standard error.  Default: on a
             terminal, once the build has run a few seconds (``CUGRAPH_COMPRESSED_PROGRESS=0``
@@ -278,6 +296,10 @@ vertices
         spec = self._spec(source, destination, edge_attr, weight, edge_id, edge_type, renumber,
                           store_transposed, symmetrize, vertices)
         built = build(chunks, spec, memory_budget, progress=progress)
+        placed = None
+        if chunks.backend == DEVICE:  # a MemoryError here too leaves the graph empty
+            placed = self._placed(built.layout, built.properties, built.ids, self._placement,
+                                  self._memory_budget)
         # Nothing is kept before the build succeeds: a failed build leaves the graph empty.
         self._columns = built.columns
         self._ids = built.ids
@@ -286,6 +308,8 @@ vertices
         self._layout, self._properties, self._in_lists = (built.layout, built.properties,
                                                           built.in_lists)
         self.build_stats = built.stats
+        if placed is not None:
+            self._commit(placed)
         if self._auto is not None:  # the chosen layout, as if it had been asked for
             self._layout_class = type(built.layout)
             self._layout_params = self._layout_class.check_params()
@@ -298,7 +322,8 @@ vertices
             layout_class=self._layout_class, layout_params=self._layout_params, auto=self._auto,
             vertex_order=self._vertex_order, directed=self._directed, renumber=renumber,
             store_transposed=check_bool("store_transposed", store_transposed),
-            symmetrize=symmetrize, vertices=vertices, placement=self._placement,
+            symmetrize=symmetrize, vertices=vertices,
+            placement=_built_placement(self._placement),
             names={"source": source, "destination": destination, "edge_attr": edge_attr,
                    "weight": weight, "edge_id": edge_id, "edge_type": edge_type})
 
@@ -328,7 +353,7 @@ vertices
         saved.save(path, self._saved_state())
 
     @classmethod
-    def load(cls, path, backend=None, placement="device") -> CompressedGraph:
+    def load(cls, path, backend=None, placement="device", memory_budget=None) -> CompressedGraph:
         """Read a graph written by :meth:`save`.
 
         Every buffer's checksum and the layout's invariants are checked before the graph is
@@ -342,11 +367,14 @@ vertices
         backend : {None, "host", "device"}
             Where the graph goes: a host graph (NumPy, pandas results) or a device graph (RMM
             memory, cuDF results); None: the backend it was saved from.
-        placement : {"device", "host"}
+        placement : {"device", "host", "auto"}
             Where a device graph keeps its per-edge buffers (see :class:`CompressedGraph`):
             with ``"host"`` they are read from the file straight into pinned host memory,
-            never whole on the GPU.  The file does not record the placement it was saved
-            from.  A host graph accepts either and is ``"host"``.
+            never whole on the GPU; with ``"auto"`` they are read so, then the prefix that
+            fits ``memory_budget`` moves to the GPU.  The file does not record the placement
+            it was saved from.  A host graph accepts any and is ``"host"``.
+        memory_budget : int or MemoryBudget, optional
+            As for :class:`CompressedGraph`.
 
         Returns
         -------
@@ -367,7 +395,20 @@ vertices
         MemoryError
             Its per-edge buffers go to pinned host memory and cannot be pinned.
         """
-        return cls._from_saved(saved.load(path, backend, placement))
+        placement = _placement.check_placement(placement)
+        budget = check_memory_budget(memory_budget)
+        G = cls._from_saved(saved.load(path, backend, _built_placement(placement)))
+        G._memory_budget = budget
+        return G._place_loaded(placement)
+
+    def _place_loaded(self, placement, split_vertex=None) -> CompressedGraph:
+        """A graph just read (host-placed for ``"auto"``) put in ``placement``."""
+        self._placement = placement
+        if self.backend == DEVICE and (placement == _placement.AUTO
+                                       or self._memory_budget is not None):
+            self._commit(self._placed(self._layout, self._properties, self._ids, placement,
+                                      self._memory_budget, split_vertex))
+        return self
 
     def __reduce_ex__(self, protocol):
         # Pickles carry the saved-graph bytes (checked again when unpickled), the tuning and
@@ -377,8 +418,10 @@ vertices
                                      self._traversal, type(self), self._vertex_order,
                                      self._placement)
         data = saved.dumps(self._saved_state())
+        choice = self.placement_choice
         return _unpickle, (pickle.PickleBuffer(data) if protocol >= 5 else data,
-                           self._traversal, type(self), self._placement)
+                           self._traversal, type(self), self._placement,
+                           None if choice is None else choice["split_vertex"])
 
     def __deepcopy__(self, memo):
         function, args = self.__reduce_ex__(pickle.HIGHEST_PROTOCOL)
@@ -461,11 +504,17 @@ vertices
             spec = BuildSpec(layout_class=self._layout_class, layout_params=self._layout_params,
                              directed=True, renumber=False, store_transposed=False,
                              symmetrize=False, vertices=None, names={},
-                             placement=self._placement)
+                             placement=_built_placement(self._placement))
             built = build(source, spec, self.build_stats.get("budget"))
+            placed = None
+            if self.backend == DEVICE:  # the new structure in the graph's placement
+                placed = self._placed(built.layout, built.properties, self._ids,
+                                      self._placement, self._memory_budget)
             self._layout, self._properties, self._in_lists = (built.layout, built.properties,
                                                               False)
             self.build_stats["reoriented"] = built.stats
+            if placed is not None:
+                self._commit(placed)
         if self._derived[0] is not self._layout:  # a new structure: nothing derived holds
             self._derived = (self._layout, {})
         return Adjacency(layout=self._layout, in_lists=self._in_lists,
@@ -585,28 +634,49 @@ vertices
 
     @property
     def placement(self) -> str:
-        """Where the graph's per-edge buffers are: ``"device"`` or ``"host"`` (see
+        """Where the graph's per-edge buffers are: ``"device"``, ``"host"`` or ``"auto"`` (see
         :class:`CompressedGraph`); always ``"host"`` for a host graph, and before a build the
         placement the build will use."""
         return _placement.HOST if self.backend == HOST else self._placement
 
-    def to_placement(self, placement: str) -> CompressedGraph:
+    @property
+    def placement_choice(self) -> dict | None:
+        """How ``placement="auto"`` split the payload: ``split_vertex`` (lists below it on the
+        GPU), ``num_vertices``, ``device`` and ``host`` (payload bytes on each side),
+        ``properties`` (where the edge properties went), ``share`` (the payload bytes the
+        budget left, None when the split was given), ``budget`` (the GPU bytes it started
+        from) and ``reason``.  None for another placement, a host graph or before the
+        build."""
+        choice = self.build_stats.get("placement_choice")
+        if choice is None or self.backend != DEVICE or self._placement != _placement.AUTO:
+            return None
+        return dict(choice)
+
+    def to_placement(self, placement: str, memory_budget=None,
+                     split_vertex=None) -> CompressedGraph:
         """Move the graph's per-edge buffers (the layout's payload and the edge properties)
         to ``placement``, in place, and return the graph.
 
-        Each buffer is copied whole into a new one in the target memory, in pieces of
+        Each buffer is copied into new ones in the target memory, in pieces of
         :data:`~cugraph_compressed._placement.PIECE_BYTES` (no staging buffer), and the graph
         takes the new buffers only once every copy is done: the peak holds the per-edge
-        buffers twice, once in each memory.  A failure (MemoryError when the GPU or the
-        pinned allocator runs out) leaves the graph as it was and frees what was allocated
-        for the move.  A graph already there is left as it is; before a build this only
-        changes where the build will put the buffers.  A host graph has one place to be: the
-        value is checked and nothing moves.
+        buffers twice, once in each memory.  A failure (MemoryError when the GPU, the pinned
+        allocator or the memory budget runs out) leaves the graph as it was and frees what
+        was allocated for the move.  Before a build this only changes where the build will
+        put the buffers.  A host graph has one place to be: the value is checked and nothing
+        moves.
 
         Parameters
         ----------
-        placement : {"device", "host"}
-            The target.
+        placement : {"device", "host", "auto"}
+            The target; ``"auto"`` splits the payload at a vertex (:attr:`placement_choice`).
+        memory_budget : int or MemoryBudget, optional
+            The graph's GPU budget from now on (see :class:`CompressedGraph`); None keeps the
+            one it has.
+        split_vertex : int, optional
+            With ``"auto"``: the split vertex itself, in ``[0, number_of_vertices()]`` (0:
+            every list on the host, the vertex count: every list on the GPU), instead of the
+            one the budget gives; a budget is still drawn from.
 
         Returns
         -------
@@ -616,39 +686,111 @@ vertices
         Raises
         ------
         ValueError
-            ``placement`` is not one of the choices (``"auto"`` is not available yet).
+            ``placement`` is not one of the choices, or ``split_vertex`` is out of range or
+            given with another placement.
+        TypeError
+            ``memory_budget`` or ``split_vertex`` is not an integer (or a MemoryBudget).
         MemoryError
-            The target memory cannot hold the buffers.
+            The target memory or the budget cannot hold the buffers.
         """
         placement = _placement.check_placement(placement)
+        budget = check_memory_budget(memory_budget)
+        if split_vertex is not None and placement != _placement.AUTO:
+            raise ValueError(f"split_vertex={split_vertex!r} needs placement='auto', got "
+                             f"{placement!r}")
+        if split_vertex is not None and self._layout is not None:
+            check_int("split_vertex", split_vertex, 0, self._layout.num_vertices)
         if self._layout is None or self.backend == HOST:
             self._placement = placement
+            self._memory_budget = budget or self._memory_budget
             return self
-        layout = self._layout
+        budget = budget or self._memory_budget
+        self._commit(self._placed(self._layout, self._properties, self._ids, placement,
+                                  budget, split_vertex))
+        self._memory_budget = budget
+        return self
+
+    def _placed(self, layout, properties, ids, placement, budget, split_vertex=None):
+        """``(layout, properties, placement, choice, draw)`` of the buffers moved to
+        ``placement``: the new buffers, filled, and the budget's new draw; nothing of the
+        graph changes (a failure frees what was allocated).  ``_commit`` takes them."""
+        resident = _resident_nbytes(layout, properties, ids)
+        wide = ((ids is not None and np.dtype(ids.dtype).itemsize > 4)
+                or any(np.dtype(p.dtype).itemsize > 4 for p in properties.values()))
+        state = state_bytes_per_vertex(wide)
+        n = layout.num_vertices
+        props = sum(int(p.nbytes) for p in properties.values())
+        held = self._held_from(budget)
+        choice = None
+        if placement == _placement.AUTO:
+            choice = _auto_split(layout, props, resident, state, budget, held, split_vertex)
+            split = choice["split_vertex"]
+            props_to = _placement.DEVICE if choice["properties"] == "device" else _placement.HOST
+            device = resident + choice["device"] + (props if props_to == DEVICE else 0)
+        elif placement == DEVICE:
+            device = resident + props + sum(int(layout.arrays[name].nbytes)
+                                            for name in layout.edge_buffers)
+        else:
+            device = resident
+        needed = device + n * state
+        if budget is not None:  # before anything is allocated
+            budget.require(needed, replacing=self._token_in(budget))
         with _backend.device_allocations():
             arrays = dict(layout.arrays)
-            for name in layout.edge_buffers:
-                arrays[name] = _placement.move(arrays[name], placement)
-            properties = {name: _placement.move(values, placement)
-                          for name, values in self._properties.items()}
-        self._layout = layout.with_arrays(arrays)
-        self._properties, self._placement = properties, placement
-        return self
+            if placement == _placement.AUTO:
+                starts = layout.edge_starts(np.asarray([split], dtype=np.int64))
+                for name in layout.edge_buffers:
+                    arrays[name] = _split.split_array(_split.join(arrays[name], HOST)
+                                                      if isinstance(arrays[name],
+                                                                    _split.SplitArray)
+                                                      else arrays[name],
+                                                      int(starts[name][0]))
+                moved = {name: _placement.move(values, props_to)
+                         for name, values in properties.items()}
+            else:
+                for name in layout.edge_buffers:
+                    arrays[name] = _placement.move(arrays[name], placement)
+                moved = {name: _placement.move(values, placement)
+                         for name, values in properties.items()}
+        draw = None if budget is None else (budget, needed)
+        return layout.with_arrays(arrays), moved, placement, choice, draw
+
+    def _commit(self, placed) -> None:
+        """Take what :meth:`_placed` made: the buffers, the placement, the choice, the draw."""
+        layout, properties, placement, choice, draw = placed
+        if draw is not None:
+            budget, needed = draw
+            token = budget.draw(self, needed, replacing=self._token_in(budget))
+            if self._draw is not None and self._draw[0] is not budget:
+                self._draw[0].release(self._draw[1])  # placed under another budget now
+            self._draw = (budget, token)
+        self._layout, self._properties, self._placement = layout, properties, placement
+        if choice is None:
+            self.build_stats.pop("placement_choice", None)
+        else:
+            self.build_stats["placement_choice"] = choice
+
+    def _token_in(self, budget):
+        """This graph's draw token in ``budget`` (None when it holds none there)."""
+        return self._draw[1] if self._draw is not None and self._draw[0] is budget else None
+
+    def _held_from(self, budget) -> int:
+        """Bytes this graph holds drawn from ``budget`` (0 for None)."""
+        return 0 if budget is None else budget.held(self._token_in(budget))
 
     def nbytes_by_placement(self) -> dict:
         """Bytes of the graph's buffers (those of :meth:`nbytes_by_component`) in GPU memory
         and in host memory: ``{"device": bytes, "host": bytes}``, read from where each buffer
-        is.  A host-placed device graph holds its per-edge buffers under ``"host"`` (pinned
-        memory) and the rest under ``"device"``; a host graph holds everything under
-        ``"host"``.  The package's total of pinned bytes, over every graph, is
-        ``cugraph_compressed.pinned_nbytes()``."""
+        is (a buffer split by ``placement="auto"`` counts on both sides).  A host-placed device
+        graph holds its per-edge buffers under ``"host"`` (pinned memory) and the rest under
+        ``"device"``; a host graph holds everything under ``"host"``.  The package's total of
+        pinned bytes, over every graph, is ``cugraph_compressed.pinned_nbytes()``."""
         layout = self._require_built()
         sizes = {_placement.DEVICE: 0, _placement.HOST: 0}
-        for name, array in layout.arrays.items():
+        for array in [*layout.arrays.values(), *self._properties.values()]:
             if array is not None:
-                sizes[_placement.placement_of(array)] += int(array.nbytes)
-        for values in self._properties.values():
-            sizes[_placement.placement_of(values)] += int(values.nbytes)
+                for side, nbytes in _placement.nbytes_by_placement(array).items():
+                    sizes[side] += nbytes
         if self._ids.renumbered:
             sizes[self.backend] += self._ids.nbytes()
         return sizes
@@ -678,11 +820,57 @@ vertices
         return ids.frame(columns)
 
 
-def _unpickle(data, traversal, cls=CompressedGraph,
-              placement=_placement.DEVICE) -> CompressedGraph:
-    G = cls._from_saved(saved.loads(data, placement=placement))
+def _unpickle(data, traversal, cls=CompressedGraph, placement=_placement.DEVICE,
+              split_vertex=None) -> CompressedGraph:
+    G = cls._from_saved(saved.loads(data, placement=_built_placement(placement)))
+    G._place_loaded(placement, split_vertex)  # an auto graph keeps its split
     G.traversal = traversal
     return G
+
+
+def _built_placement(placement: str) -> str:
+    """Where a build or a load puts the per-edge buffers: ``"auto"`` builds them in pinned
+    memory (never whole on the GPU) and moves the prefix that fits to the GPU after."""
+    return _placement.HOST if placement == _placement.AUTO else placement
+
+
+def _resident_nbytes(layout, properties, ids) -> int:
+    """GPU bytes a device graph keeps whatever its placement: the layout's per-vertex
+    buffers, the renumber map and the vertex order's permutations."""
+    per_edge = set(layout.edge_buffers)
+    total = sum(int(a.nbytes) for name, a in layout.arrays.items()
+                if a is not None and name not in per_edge)
+    return total + (0 if ids is None else ids.nbytes() + ids.order_nbytes())
+
+
+def _auto_split(layout, props: int, resident: int, state: int, budget, held: int,
+                split_vertex) -> dict:
+    """The split of ``placement="auto"`` (:attr:`CompressedGraph.placement_choice`)."""
+    n = layout.num_vertices
+    if budget is not None:
+        limit, source = budget.available + held, f"memory_budget ({budget.nbytes} bytes)"
+    else:
+        free, total = _backend.gpu_memory_info()
+        reserve = max(_split.RESERVE_BYTES, int(total * _split.RESERVE_FRACTION))
+        # what the graph holds is allocated already: the free memory does not count it
+        limit, source = free - reserve + resident, (f"the GPU's free memory ({free} bytes) "
+                                                    f"less a reserve of {reserve}")
+    share = None
+    if split_vertex is None:
+        share = _split.device_share(limit, resident, n, state)
+        split = _split.choose_split(layout.split_nbytes, n, share)
+        reason = (f"the lists of vertices 0 .. {split - 1} fit the {share} bytes of payload "
+                  f"{source} leaves beside {resident} bytes of per-vertex arrays and "
+                  f"{n * state} of per-vertex state")
+    else:
+        split = int(split_vertex)
+        reason = f"split_vertex={split} was given"
+    device = int(layout.split_nbytes([split])[0])
+    payload = sum(int(layout.arrays[name].nbytes) for name in layout.edge_buffers)
+    to_device = split == n and (share is None or device + props <= share)
+    return {"split_vertex": split, "num_vertices": n, "device": device,
+            "host": payload - device, "properties": "device" if to_device else "host",
+            "share": share, "budget": limit, "reason": reason}
 
 
 def _unpickle_empty(directed, format, layout_params, traversal,

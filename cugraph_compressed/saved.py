@@ -130,7 +130,8 @@ import numpy as np
 from . import _backend, _pinned
 from ._backend import DEVICE, HOST
 from ._ids import VertexIds
-from ._placement import check_placement
+from ._placement import AUTO, check_placement
+from ._split import SplitArray
 from ._vertex_order import DEGREE, SORTED
 from .formats import layout_class
 from .formats.base import Layout, LayoutInvariantError
@@ -283,20 +284,27 @@ def _plan(state: GraphState) -> _Plan:
 
 
 def _write(plan: _Plan, sink) -> None:
-    staging = None
-    for entry, array in plan.arrays:
+    staging = []  # made at the first GPU buffer
+
+    def write(array, offset: int, crc: int) -> int:
         if _pinned.is_pinned(array):  # host memory already: its bytes are read in place
             import cupy
 
             cupy.cuda.Device().synchronize()  # kernels that wrote it are done
-            crc = _write_host(_pinned.host_view(cupy.ascontiguousarray(array)), sink,
-                              entry["offset"])
-        elif _backend.is_cupy_array(array):
-            if staging is None:
-                staging = _DeviceStaging(max(a.nbytes for _, a in plan.arrays))
-            crc = staging.download(array, sink, entry["offset"])
+            return _write_host(_pinned.host_view(cupy.ascontiguousarray(array)), sink, offset,
+                               crc)
+        if _backend.is_cupy_array(array):
+            if not staging:
+                staging.append(_DeviceStaging(max(a.nbytes for _, a in plan.arrays)))
+            return staging[0].download(array, sink, offset, crc)
+        return _write_host(array, sink, offset, crc)
+
+    for entry, array in plan.arrays:
+        if isinstance(array, SplitArray):  # placement="auto": the GPU part, then the host's
+            crc = write(array.device, entry["offset"], 0)
+            crc = write(array.host, entry["offset"] + int(array.device.nbytes), crc)
         else:
-            crc = _write_host(array, sink, entry["offset"])
+            crc = write(array, entry["offset"], 0)
         entry["crc32"] = f"{crc:08x}"
     header = _dump(plan.header)
     if len(header) != plan.header_bytes:  # checksums are fixed-width: the length cannot move
@@ -304,9 +312,9 @@ def _write(plan: _Plan, sink) -> None:
     sink.write_at(0, PREAMBLE.pack(MAGIC, VERSION, zlib.crc32(header), len(header)) + header)
 
 
-def _write_host(array, sink, offset: int) -> int:
+def _write_host(array, sink, offset: int, crc: int = 0) -> int:
+    """Write ``array``'s bytes at ``offset``: the CRC-32 of them, continuing ``crc``."""
     data = _byte_view(array)
-    crc = 0
     for start in range(0, data.size, BLOCK_BYTES):
         block = data[start:start + BLOCK_BYTES]
         crc = zlib.crc32(block, crc)
@@ -672,7 +680,7 @@ def _place(source, entries: list, uses: dict, backend: str, placement: str) -> d
     staging = None
     out = {}
     for entry in entries:
-        if uses[entry.name] == EDGE and backend == DEVICE and placement == HOST:
+        if uses[entry.name] == EDGE and backend == DEVICE and placement in (HOST, AUTO):
             array = _pinned.empty(entry.shape, entry.dtype)
             crc = _read_host(source, entry.offset, _pinned.host_view(array))
         elif uses[entry.name] != DECODED and backend == DEVICE:
@@ -715,10 +723,9 @@ class _DeviceStaging:
 
         self.cupy = cupy
         self.size = max(1, min(BLOCK_BYTES, largest))
-        self.blocks = []
-        for _ in range(2):
-            memory = cupy.cuda.PinnedMemoryPointer(cupy.cuda.PinnedMemory(self.size), 0)
-            self.blocks.append(np.frombuffer(memory, np.uint8, self.size))
+        # Blocks of the package's one pinned allocator (_pinned), freed with this object; not
+        # CuPy's pinned pool, which keeps freed blocks pinned for reuse.
+        self.blocks = [_pinned.PinnedBlock(self.size).host_array() for _ in range(2)]
         self.stream = cupy.cuda.Stream(non_blocking=True)
         self.done = [None, None]  # the event of each block's last copy
 
@@ -749,8 +756,9 @@ class _DeviceStaging:
         self.done = [None, None]
         return crc
 
-    def download(self, array, sink, offset: int) -> int:
-        """Write device ``array`` at ``offset`` of ``sink``: the CRC-32 of its bytes."""
+    def download(self, array, sink, offset: int, crc: int = 0) -> int:
+        """Write device ``array`` at ``offset`` of ``sink``: the CRC-32 of its bytes,
+        continuing ``crc``."""
         runtime = self.cupy.cuda.runtime
         array = self.cupy.ascontiguousarray(array)
         self.cupy.cuda.Device().synchronize()  # kernels that wrote it on other streams are done
@@ -763,7 +771,6 @@ class _DeviceStaging:
                        runtime.memcpyDeviceToHost)
             self.done[k] = self.stream.record()
 
-        crc = 0
         if starts:
             fetch(0)
         for i, start in enumerate(starts):

@@ -37,6 +37,7 @@ import numpy as np
 
 from .. import _placement
 from .._backend import DEVICE, to_host
+from .._split import NO_SPLIT, SplitArray
 
 
 class LayoutInvariantError(ValueError):
@@ -143,6 +144,39 @@ class Layout:
         """Bytes of the structure: the sum over its buffers."""
         return sum(self.nbytes_by_component().values())
 
+    # -- auto placement (cugraph_compressed._split) -------------------------------------------
+    def edge_starts(self, vertices) -> dict:
+        """Where a split at each of ``vertices`` cuts the per-edge buffers.
+
+        Parameters
+        ----------
+        vertices : NumPy int array
+            Split vertices in ``[0, num_vertices]``.
+
+        Returns
+        -------
+        dict
+            ``{name: int64 NumPy array}`` for each of ``edge_buffers``: the element holding
+            the first entry (bit) of each vertex's list, ``0`` for vertex 0 and the buffer's
+            size for ``num_vertices``; a split there keeps elements before it on the GPU.
+        """
+        raise NotImplementedError
+
+    def _bounded_starts(self, name: str, starts, vertices) -> np.ndarray:
+        """``starts`` (int64) clipped to buffer ``name``'s size, which vertex
+        ``num_vertices`` gets."""
+        size = int(self.arrays[name].size)
+        starts = np.minimum(np.asarray(to_host(starts), dtype=np.int64), size)
+        return np.where(np.asarray(vertices) >= self.num_vertices, size, starts)
+
+    def split_nbytes(self, vertices) -> np.ndarray:
+        """Bytes of the per-edge buffers a split at each of ``vertices`` keeps on the GPU."""
+        vertices = np.asarray(vertices, dtype=np.int64)
+        total = np.zeros(vertices.size, dtype=np.int64)
+        for name, starts in self.edge_starts(vertices).items():
+            total += starts * int(self.arrays[name].itemsize)
+        return total
+
     # -- decoding -----------------------------------------------------------------------------
     def degrees(self):
         """Length of every list, int64."""
@@ -233,13 +267,30 @@ class Layout:
         raise NotImplementedError(f"layout {self.name!r} has no device view yet")
 
     def device_words(self, address) -> list:
-        """The view's whole argument block: :meth:`view_words`, then what a checked build
+        """The view's whole argument block: :meth:`view_words`; then what a checked build
         (``kernels/common.cuh``) bounds its reads with: the vertex and edge counts and, per
-        word, the length of its buffer in elements (0 for a scalar)."""
-        words = self.view_words(lambda array: _Buffer(address(array), array.size))
-        return ([w.address if isinstance(w, _Buffer) else w for w in words]
+        word, the length of its buffer in elements (0 for a scalar); then, per word, the split
+        of a per-edge buffer (its first element in host memory, ``NO_SPLIT`` when it is in one
+        piece) and the address of its host part (the buffer's own address when in one piece,
+        0 for a scalar), which ``cgc::edge_buffer`` reads.
+
+        A buffer split by ``placement="auto"`` (:class:`cugraph_compressed._split.SplitArray`)
+        gives its device part's address as its word and its host part's address after the
+        splits; the view reads element ``i`` from the device part when ``i < split``."""
+        def wrap(array):
+            if isinstance(array, SplitArray):
+                return _Buffer(address(array.device), array.size, array.split,
+                               address(array.host))
+            where = address(array)
+            return _Buffer(where, array.size, NO_SPLIT, where)
+
+        words = self.view_words(wrap)
+        buffers = [w if isinstance(w, _Buffer) else None for w in words]
+        return ([w if b is None else b.address for w, b in zip(words, buffers)]
                 + [self.num_vertices, self.num_edges]
-                + [w.size if isinstance(w, _Buffer) else 0 for w in words])
+                + [0 if b is None else b.size for b in buffers]
+                + [0 if b is None else b.split for b in buffers]
+                + [0 if b is None else b.host for b in buffers])
 
     @property
     def device_chunk_size(self) -> int:
@@ -261,10 +312,13 @@ class Layout:
 
 @dataclass(frozen=True)
 class _Buffer:
-    """A buffer's word in :meth:`Layout.device_words`: its address and its length."""
+    """A buffer's words in :meth:`Layout.device_words`: its (device part's) address, its
+    length, its split and its host part's address."""
 
     address: object
     size: int
+    split: int
+    host: object
 
 
 def ragged_positions(xp, starts, lengths):

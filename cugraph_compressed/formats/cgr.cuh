@@ -33,7 +33,7 @@ struct CgrView {
   Buffer<uint32_t> bit_offsets;      // the same split of first_bit(v)
   Buffer<int64_t> bit_high;
   int64_t bit_high_count;
-  Buffer<uint32_t> stream;
+  EdgeBuffer<uint32_t> stream;
   int k;                             // zeta-k (1: Elias gamma)
   int64_t min_len;                   // min_interval_length
   int64_t seg;                       // segment_size
@@ -44,7 +44,7 @@ struct CgrView {
   __device__ static CgrView load(const uint64_t* args) {
     CgrView g{buffer<uint32_t, WORDS>(args, 0), buffer<int64_t, WORDS>(args, 1), (int64_t)args[2],
               buffer<uint32_t, WORDS>(args, 3), buffer<int64_t, WORDS>(args, 4), (int64_t)args[5],
-              buffer<uint32_t, WORDS>(args, 6), (int)args[7], (int64_t)args[8], (int64_t)args[9]};
+              edge_buffer<uint32_t, WORDS>(args, 6), (int)args[7], (int64_t)args[8], (int64_t)args[9]};
     g.load_bounds(args);
     return g;
   }

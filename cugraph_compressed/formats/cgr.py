@@ -859,6 +859,16 @@ class CGRLayout(Layout):
         out = self._codec().decode_range(host["stream"], b0, b1, e1 - e0, v, begin, end)
         return self.xp.asarray(out)
 
+    def edge_starts(self, vertices):
+        """The word holding each list's first bit (``bit_offsets``)."""
+        vertices = np.asarray(vertices, dtype=np.int64)
+        a, at = self.arrays, np.minimum(vertices, self.num_vertices)
+        # Only the entries asked for cross to the host (and the few high entries).
+        low = to_host(a["bit_offsets"][self.xp.asarray(at)]).astype(np.int64)
+        wraps = np.searchsorted(to_host(a["bit_offsets_high"]), at, side="right")
+        bits = low + (wraps.astype(np.int64) << 32)
+        return {"stream": self._bounded_starts("stream", bits // 32, vertices)}
+
     # -- device view (formats/cgr.cuh) --------------------------------------------------------
     @classmethod
     def device_view_types(cls):

@@ -26,11 +26,11 @@ template <typename V, typename O>
 struct CsrView {
   static constexpr int WORDS = 2;  // offsets, indices
   Buffer<O> offsets;
-  Buffer<V> indices;
+  EdgeBuffer<V> indices;
   CGC_VIEW_BOUNDS(WORDS)
 
   __device__ static CsrView load(const uint64_t* args) {
-    CsrView g{buffer<O, WORDS>(args, 0), buffer<V, WORDS>(args, 1)};
+    CsrView g{buffer<O, WORDS>(args, 0), edge_buffer<V, WORDS>(args, 1)};
     g.load_bounds(args);
     return g;
   }

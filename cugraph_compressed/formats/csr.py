@@ -84,6 +84,11 @@ class CSRLayout(Layout):
         start, stop = (int(x) for x in self.offsets[v:v + 2])
         return self.indices[start + begin:min(start + end, stop)].astype(np.int64)
 
+    def edge_starts(self, vertices):
+        vertices = np.asarray(vertices, dtype=np.int64)
+        at = self.xp.asarray(np.minimum(vertices, self.num_vertices))
+        return {"indices": self._bounded_starts("indices", self.offsets[at], vertices)}
+
     @classmethod
     def device_view_types(cls):
         return [f"cgc::CsrView<{v}, {o}>" for v in _CTYPES.values() for o in _CTYPES.values()]

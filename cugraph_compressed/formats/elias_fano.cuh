@@ -22,14 +22,14 @@ struct EfView {
   static constexpr int WORDS = 5;  // blocks, records, data, k, log2_block
   Buffer<int64_t> blocks;  // rows of 4: first, start, record bit position, widths
   Buffer<uint32_t> records;
-  Buffer<uint32_t> data;
+  EdgeBuffer<uint32_t> data;
   int64_t k;       // forward-pointer stride
   int log2_block;  // log2 of the entries per row
   CGC_VIEW_BOUNDS(WORDS)
 
   __device__ static EfView load(const uint64_t* args) {
     EfView g{buffer<int64_t, WORDS>(args, 0), buffer<uint32_t, WORDS>(args, 1),
-             buffer<uint32_t, WORDS>(args, 2), (int64_t)args[3], (int)args[4]};
+             edge_buffer<uint32_t, WORDS>(args, 2), (int64_t)args[3], (int)args[4]};
     g.load_bounds(args);
     return g;
   }

@@ -408,6 +408,11 @@ class EliasFanoLists:
         l = read_fields(records, at + we + wb, wl).astype(np.int64)
         return first, start, l
 
+    def entry_starts(self, entries, blocks, records):
+        """The bit of ``data`` where each of ``entries``' lists begins (NumPy int64), from
+        host copies of ``blocks`` and ``records`` (the per-list buffers alone)."""
+        return self._entries(entries, blocks, records)[1]
+
     def _lists(self, lists):
         """Everything a decoder needs about ``lists`` (NumPy int64 arrays)."""
         lists = np.asarray(_backend.to_host(lists), dtype=np.int64).ravel()
@@ -988,6 +993,15 @@ class EliasFanoLayout(Layout):
 
     def decode_range(self, v, begin, end):
         return self.lists().decode_range(int(v), begin, end)
+
+    def edge_starts(self, vertices):
+        """The word holding each list's first bit (its entry's ``start``: the forward
+        pointers, then the lows and the upper bits, all in ``data``)."""
+        vertices = np.asarray(vertices, dtype=np.int64)
+        blocks, records = (_backend.to_host(self.arrays[name]) for name in ("blocks", "records"))
+        start = self.lists().entry_starts(np.minimum(vertices, self.num_vertices), blocks,
+                                          records)
+        return {"data": self._bounded_starts("data", start // 32, vertices)}
 
     # -- device view (formats/elias_fano.cuh) -----------------------------------------------
     @classmethod

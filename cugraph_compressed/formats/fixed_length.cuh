@@ -12,18 +12,19 @@ namespace cgc {
 struct FlView {
   static constexpr int WORDS = 4;  // offsets, indices, offset_width, index_width
   Buffer<uint32_t> offsets;
-  Buffer<uint32_t> indices;
+  EdgeBuffer<uint32_t> indices;
   int offset_width;
   int index_width;
   CGC_VIEW_BOUNDS(WORDS)
 
   __device__ static FlView load(const uint64_t* args) {
-    FlView g{buffer<uint32_t, WORDS>(args, 0), buffer<uint32_t, WORDS>(args, 1), (int)args[2],
+    FlView g{buffer<uint32_t, WORDS>(args, 0), edge_buffer<uint32_t, WORDS>(args, 1), (int)args[2],
              (int)args[3]};
     g.load_bounds(args);
     return g;
   }
-  __device__ static __forceinline__ int64_t field(Buffer<uint32_t> stream, int64_t k, int width) {
+  template <class Stream>
+  __device__ static __forceinline__ int64_t field(const Stream& stream, int64_t k, int width) {
     return (int64_t)read_wide_bits(stream, (uint64_t)k * (uint64_t)width, width);
   }
   __device__ __forceinline__ int64_t first_edge(int64_t v) const { return field(offsets, v, offset_width); }

@@ -82,6 +82,7 @@ from numbers import Integral, Real
 
 import numpy as np
 
+from .._backend import to_host
 from .base import (
     FirstBroken,
     Layout,
@@ -461,6 +462,14 @@ class FixedLengthLayout(Layout):
     def decode_range(self, v, begin, end):
         """Neighbours ``begin .. end - 1`` of ``v``, read directly at ``offsets[v] + begin``."""
         return self._lists().decode_range(v, begin, end)
+
+    def edge_starts(self, vertices):
+        """The word holding each list's first field (bit ``first_edge(v) * index_width``)."""
+        vertices = np.asarray(vertices, dtype=np.int64)
+        at = self.xp.asarray(np.minimum(vertices, self.num_vertices))
+        first = to_host(read_fixed(self.arrays["offsets"], at, self.offset_width, self.xp))
+        words = np.asarray(first, dtype=np.int64) * self.index_width // 32
+        return {"indices": self._bounded_starts("indices", words, vertices)}
 
     # -- device view (formats/fixed_length.cuh) ---------------------------------------------
     @classmethod

@@ -7,8 +7,11 @@
 
 namespace cgc {
 
-// The `width` (0..32) bits at bit position `pos`.
-__device__ __forceinline__ uint32_t read_bits(Buffer<uint32_t> words, uint64_t pos, int width) {
+// The `width` (0..32) bits at bit position `pos`.  `words` is a Buffer<uint32_t> or, for a
+// per-edge stream, an EdgeBuffer<uint32_t> (each of the two words read goes to its own part,
+// so a field across the split of a split stream reads right).
+template <class Words>
+__device__ __forceinline__ uint32_t read_bits(const Words& words, uint64_t pos, int width) {
   const uint64_t w = pos >> 5;
   const uint64_t window = (uint64_t)words[w] | ((uint64_t)words[w + 1] << 32);
   const uint64_t mask = width >= 32 ? 0xFFFFFFFFull : ((1ull << width) - 1ull);
@@ -17,7 +20,8 @@ __device__ __forceinline__ uint32_t read_bits(Buffer<uint32_t> words, uint64_t p
 
 // A field of `width` (0..64) bits at `pos`, stored as its low 32 bits at pos and the rest at
 // pos + 32 (how the layouts write fields wider than 32 bits).
-__device__ __forceinline__ uint64_t read_wide_bits(Buffer<uint32_t> words, uint64_t pos, int width) {
+template <class Words>
+__device__ __forceinline__ uint64_t read_wide_bits(const Words& words, uint64_t pos, int width) {
   const uint64_t low = read_bits(words, pos, width < 32 ? width : 32);
   return width > 32 ? low | ((uint64_t)read_bits(words, pos + 32, width - 32) << 32) : low;
 }

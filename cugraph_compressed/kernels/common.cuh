@@ -50,6 +50,28 @@ struct Buffer {
   }
 };
 
+// A per-edge buffer that may be split between GPU and pinned host memory (placement="auto",
+// cugraph_compressed/_split.py): elements [0, split) are read from `device`, the others from
+// the host part.  `host` is the host part's address less split * sizeof(T), kept as an integer
+// (it may point before the allocation, which a C++ pointer may not) until a load adds
+// i * sizeof(T), so a load is one compare, one select and one add.  An unsplit buffer has split
+// = ~0 (the compare always holds: device and host placement read as they did).
+template <typename T>
+struct EdgeBuffer {
+  const T* device;
+  uint64_t split;
+  uint64_t host;
+  uint64_t size;
+  __device__ __forceinline__ T operator[](uint64_t i) const {
+    if (i >= size) {
+      fault(FAULT_OUTSIDE_BUFFER, -1);
+      return T(0);
+    }
+    const uint64_t base = i < split ? (uint64_t)device : host;
+    return *reinterpret_cast<const T*>(base + i * sizeof(T));
+  }
+};
+
 // The vertex and edge counts of the layout a view reads.
 struct Bounds {
   int64_t vertices, edges;
@@ -75,6 +97,18 @@ struct Bounds {
 namespace cgc {
 template <typename T>
 using Buffer = const T*;
+
+// A per-edge buffer split between GPU and pinned host memory: see the checked build's.
+template <typename T>
+struct EdgeBuffer {
+  const T* device;
+  uint64_t split;
+  uint64_t host;
+  __device__ __forceinline__ T operator[](uint64_t i) const {
+    const uint64_t base = i < split ? (uint64_t)device : host;
+    return *reinterpret_cast<const T*>(base + i * sizeof(T));
+  }
+};
 }  // namespace cgc
 #define CGC_IF_CHECKED(...)
 #define CGC_REQUIRE(condition, kind, vertex, ...)
@@ -85,14 +119,30 @@ using Buffer = const T*;
 namespace cgc {
 
 // Buffer `word` of a view's argument block, which holds the view's own WORDS words, then the
-// vertex and edge counts and, per word, the length of its buffer in elements (0 for a scalar):
-// Layout.device_words.  Only a checked build reads past the view's own words.
+// vertex and edge counts and, per word, the length of its buffer in elements (0 for a scalar),
+// its split and its host part's address (edge_buffer): Layout.device_words.  Only a checked
+// build reads the lengths.
 template <typename T, int WORDS>
 __device__ __forceinline__ Buffer<T> buffer(const uint64_t* args, int word) {
 #ifdef CGC_CHECKED
   return {reinterpret_cast<const T*>(args[word]), args[WORDS + 2 + word]};
 #else
   return reinterpret_cast<const T*>(args[word]);
+#endif
+}
+
+// Per-edge buffer `word` of a view's argument block (Layout.edge_buffers): after the lengths,
+// the block holds per word its split (the first element in host memory; ~0: none) and the
+// address of its host part (Layout.device_words).  The host base is computed here, as an
+// integer: args[3 * WORDS + 2 + word] - split * sizeof(T), wrapping as unsigned arithmetic does.
+template <typename T, int WORDS>
+__device__ __forceinline__ EdgeBuffer<T> edge_buffer(const uint64_t* args, int word) {
+  const uint64_t split = args[2 * WORDS + 2 + word];
+  const uint64_t host = args[3 * WORDS + 2 + word] - split * (uint64_t)sizeof(T);
+#ifdef CGC_CHECKED
+  return {reinterpret_cast<const T*>(args[word]), split, host, args[WORDS + 2 + word]};
+#else
+  return {reinterpret_cast<const T*>(args[word]), split, host};
 #endif
 }
 

@@ -264,12 +264,15 @@ SCAN_BLOCKS = 512
 
 
 def host_placed(layout) -> bool:
-    """Whether any per-edge buffer of ``layout`` (``edge_buffers``) is in pinned host memory
-    (read by the kernels zero-copy; a host-backend layout's NumPy buffers are not)."""
+    """Whether any per-edge buffer of ``layout`` (``edge_buffers``) is wholly or partly in
+    pinned host memory (read by the kernels zero-copy; a host-backend layout's NumPy buffers
+    are not)."""
     from .._pinned import is_pinned
+    from .._split import SplitArray
 
-    return any(is_pinned(layout.arrays[name]) for name in layout.edge_buffers
-               if layout.arrays.get(name) is not None)
+    return any(isinstance(a, SplitArray) or is_pinned(a)
+               for a in (layout.arrays.get(name) for name in layout.edge_buffers)
+               if a is not None)
 
 
 class Traversal:

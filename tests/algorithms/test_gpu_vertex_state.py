@@ -11,13 +11,15 @@ from graphs import call_peak
 
 import cugraph_compressed as cgc
 from cugraph_compressed.generators import rmat_edgelist
+from cugraph_compressed.memory_budget import STATE_BYTES_PER_VERTEX
 
 pytestmark = pytest.mark.gpu
 
 SCALE = 18  # 262144 vertices, 4 M edges: fixed costs (kernel arguments, scalars) are noise
 SLACK = 1 << 20
-#: Peak bytes per vertex of each call on a graph with int32 ids, unweighted.
-BOUNDS = {"bfs": 36, "pagerank": 52, "weakly_connected_components": 36}
+#: Peak bytes per vertex of each call on a graph with int32 ids (the numbers placement="auto"
+#: and memory budgets reserve for an algorithm's state).
+BOUNDS = STATE_BYTES_PER_VERTEX
 
 
 @pytest.mark.filterwarnings("ignore:Pagerank expects")  # out-lists on purpose: one graph

@@ -11,7 +11,12 @@
 * ``to_placement`` round trips bit-identical buffers; pinned bytes go back to zero when the
   graph goes; a MemoryError while placing (the pinned allocator failing, or an RMM limit)
   leaves the graph intact and leaks neither pinned nor device bytes;
-* ``load(placement="host")`` and pickles keep the buffers bit for bit, in pinned memory.
+* ``load(placement="host")`` and pickles keep the buffers bit for bit, in pinned memory;
+* ``placement="auto"``: every algorithm on every layout equals the device placement at splits
+  before the first list, in the middle (inside a word two lists share, for the bit-packed
+  layouts) and after the last; a budget decides the split, shared budgets hold, the RMM peak
+  of a call stays per-vertex state, pinned bytes go back to zero, pickles and saved graphs
+  keep the split, and a MemoryError while splitting leaks nothing.
 """
 import gc
 import pickle
@@ -33,7 +38,9 @@ from graphs import (
 
 import cugraph_compressed as cgc
 from cugraph_compressed import _pinned
+from cugraph_compressed._split import SplitArray
 from cugraph_compressed.generators import rmat_chunks, rmat_edgelist
+from cugraph_compressed.memory_budget import STATE_BYTES_PER_VERTEX
 
 pytestmark = [pytest.mark.gpu, pytest.mark.filterwarnings("ignore:Pagerank expects")]
 
@@ -45,7 +52,7 @@ SLACK = 1 << 20
 #: Peak bytes per vertex of each call on a graph with int32 ids and float32 weights (the
 #: bounds of tests/algorithms/test_gpu_vertex_state.py; SSSP: distances, predecessors, two
 #: frontiers, two bit sets, the pass scans and its result frame).
-BOUNDS = {"bfs": 36, "sssp": 48, "pagerank": 52, "weakly_connected_components": 36}
+BOUNDS = STATE_BYTES_PER_VERTEX
 
 
 def placed(name, directed, layout, placement, **kwargs):
@@ -386,6 +393,60 @@ def with_config(G, **changes):
     return G
 
 
+# -- placement="auto" -------------------------------------------------------------------------
+def shared_word_split(layout):
+    """A split vertex near the middle whose cut falls inside a word the list before it also
+    uses (the word is read from the host part by both lists), or the middle when none is."""
+    n = layout.num_vertices
+    vertices = np.arange(n // 2, min(n, n // 2 + 4096))
+    (cut,) = layout.edge_starts(np.r_[vertices - 1, vertices]).values()
+    degrees = np.asarray(layout.degrees())
+    before, at = cut[:vertices.size], cut[vertices.size:]
+    shared = vertices[(before == at) & (degrees[vertices - 1] > 0)]
+    return int(shared[0]) if shared.size else n // 2
+
+
+def assert_split(G, split):
+    """G's per-edge buffers are cut at ``split`` as its choice says, both parts where they
+    should be, and nbytes_by_placement counts them."""
+    layout, choice = G._layout, G.placement_choice
+    assert G.placement == "auto" and choice["split_vertex"] == split
+    starts = layout.edge_starts(np.asarray([split]))
+    device = 0
+    for name in layout.edge_buffers:
+        array, cut = layout.arrays[name], int(starts[name][0])
+        if isinstance(array, SplitArray):
+            assert array.split == cut and _pinned.is_pinned(array.host)
+            assert not _pinned.is_pinned(array.device)
+        else:
+            assert cut in (0, array.size) and _pinned.is_pinned(array) == (cut == 0)
+        device += cut * array.itemsize
+    assert choice["device"] == device
+    sizes = G.nbytes_by_placement()
+    assert sizes["device"] + sizes["host"] == G.nbytes
+
+
+def answers(G, name, directed):
+    """BFS and SSSP distances and (undirected) WCC labels, by vertex: what does not depend
+    on the order atomics land in (predecessors among equals and float sums do; they are
+    checked against cuGraph and with a tolerance)."""
+    n = num_vertices(name)
+    out = {"bfs": by_vertex(cgc.bfs(G, start_vertex(name)), n)["distance"],
+           "sssp": by_vertex(cgc.sssp(G, start_vertex(name)), n)["distance"]}
+    if not directed:
+        out["wcc"] = by_vertex(cgc.weakly_connected_components(G), n)["labels"]
+    return out
+
+
+def assert_same_answers(got, want):
+    assert sorted(got) == sorted(want)
+    for key in want:
+        if key == "wcc":
+            assert partition_equal(got[key], want[key])
+        else:
+            np.testing.assert_array_equal(got[key], want[key], err_msg=key)
+
+
 @pytest.mark.parametrize("layout", LAYOUTS)
 @pytest.mark.parametrize("case", CASES, ids=CASE_IDS)
 def test_host_reads_answer_as_the_plain_kernels_and_the_device_placement(case, layout):
@@ -445,3 +506,235 @@ def test_bench_rows_carry_reads_on_the_gpu():
         csr = lines["csr", alg, directed, placement]
         assert r["lines_vs_csr"] == pytest.approx(r["lines"] / csr["lines"])
     assert "csr@host" in format_reads(record)
+
+
+def test_auto_placement_equals_the_device_placement_at_every_split(case, layout):
+    """BFS and SSSP distances equal the device placement's exactly, WCC partitions are equal
+    and PageRank scores within L1 1e-6 (float sums land in any order), with the split before
+    the first list, in a word shared by two lists, and after the last; BFS and SSSP
+    predecessors are checked against cuGraph."""
+    name, directed = case
+    D = placed(name, directed, layout, "device")
+    want = answers(D, name, directed)
+    DT = placed(name, directed, layout, "device", store_transposed=True)
+    want_pr = by_vertex(cgc.pagerank(DT, **PAGERANK_ARGS)[0], num_vertices(name))["pagerank"]
+    n = D.number_of_vertices()
+    for split in (0, shared_word_split(D._layout), n):
+        G = placed(name, directed, layout, "device").to_placement("auto", split_vertex=split)
+        assert_split(G, split)
+        assert_same_answers(answers(G, name, directed), want)
+        check_bfs_against_cugraph(name, directed, cgc.bfs(G, start_vertex(name)))
+        check_sssp_against_cugraph(name, directed, cgc.sssp(G, start_vertex(name)))
+        T = placed(name, directed, layout, "device", store_transposed=True)
+        T.to_placement("auto", split_vertex=split)
+        got_pr = by_vertex(cgc.pagerank(T, **PAGERANK_ARGS)[0], num_vertices(name))["pagerank"]
+        assert np.abs(got_pr.astype(np.float64) - want_pr).sum() < 1e-6
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_a_budget_decides_the_split(layout):
+    """A build under ``placement="auto"`` and a budget keeps on the GPU the largest prefix
+    of lists whose payload fits the budget less the per-vertex arrays and state: the next
+    list would not fit; nothing of the payload was whole on the GPU."""
+    name = "rmat18"
+    D = placed(name, False, layout, "device")
+    want = answers(D, name, False)
+    payload = sum(int(D._layout.arrays[k].nbytes) for k in D._layout.edge_buffers)
+    resident = D.nbytes_by_placement()["device"] - payload - int(D._properties["weight"].nbytes)
+    n = D.number_of_vertices()
+    state = n * max(STATE_BYTES_PER_VERTEX.values())
+    budget = resident + state + payload // 2
+    G = cgc.CompressedGraph(directed=False, format=layout, placement="auto",
+                            memory_budget=budget)
+    G.from_cudf_edgelist(device_frame(name).copy(deep=False), renumber=False, weight="weight")
+    choice = G.placement_choice
+    split = choice["split_vertex"]
+    assert 0 < split < n and choice["share"] == payload // 2
+    assert choice["device"] <= payload // 2 < int(G._layout.split_nbytes([split + 1])[0])
+    assert choice["properties"] == "host" and "fit" in choice["reason"]
+    assert_split(G, split)
+    assert G.nbytes_by_placement()["device"] <= budget - state
+    assert_same_answers(answers(G, name, False), want)
+
+
+def test_graphs_share_one_budget():
+    """Two graphs given one MemoryBudget: the second gets what the first left, goes partly
+    to the host, and the first's draw comes back when it goes; a device-placed graph that
+    does not fit raises MemoryError naming its bytes under 'device'."""
+    name = "rmat18"
+    D = placed(name, False, "ef", "device")
+    payload = sum(int(D._layout.arrays[k].nbytes) for k in D._layout.edge_buffers)
+    weights = int(D._properties["weight"].nbytes)
+    need = D.nbytes_by_placement()["device"] + D.number_of_vertices() * max(
+        STATE_BYTES_PER_VERTEX.values())
+    budget = cgc.MemoryBudget(need + need - payload // 2 - weights)
+    A = cgc.CompressedGraph(format="ef", placement="auto", memory_budget=budget)
+    A.from_cudf_edgelist(device_frame(name).copy(deep=False), renumber=False, weight="weight")
+    assert A.placement_choice["split_vertex"] == A.number_of_vertices()  # all of it fits
+    B = cgc.CompressedGraph(format="ef", placement="auto", memory_budget=budget)
+    B.from_cudf_edgelist(device_frame(name).copy(deep=False), renumber=False, weight="weight")
+    assert 0 < B.placement_choice["split_vertex"] < B.number_of_vertices()
+    assert budget.used <= budget.nbytes and len(budget.draws()) == 2
+    C = cgc.CompressedGraph(format="ef", placement="device", memory_budget=budget)
+    message = memory_error_of(lambda: C.from_cudf_edgelist(
+        device_frame(name).copy(deep=False), renumber=False, weight="weight"))
+    assert "under 'device'" in message
+    with pytest.raises(ValueError, match="empty"):
+        C.number_of_vertices()
+    used = budget.used
+    del A
+    gc.collect()
+    assert budget.used < used and len(budget.draws()) == 1
+    B.to_placement("auto")  # placed again: the room A left moves the split up
+    assert B.placement_choice["split_vertex"] == B.number_of_vertices()
+    check_bfs_against_cugraph(name, False, cgc.bfs(B, start_vertex(name)))
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_algorithm_peak_on_an_auto_graph_is_vertex_state(layout):
+    """The graph's device share is allocated before the calls: each call's RMM peak above it
+    is its per-vertex state, and the graph holds its per-vertex arrays and its share only."""
+    import cudf
+
+    df = rmat_edgelist(18, seed=7)
+    df["weight"] = np.random.default_rng(7).uniform(0.05, 1.05, len(df)).astype(np.float32)
+    G = cgc.CompressedGraph(directed=False, format=layout, placement="auto")
+    G.from_cudf_edgelist(cudf.from_pandas(df), renumber=False, weight="weight")
+    n = G.number_of_vertices()
+    G.to_placement("auto", split_vertex=n // 4)
+    choice = G.placement_choice
+    resident = G.nbytes_by_placement()["device"] - choice["device"]
+    assert resident < G.nbytes_by_component()["weight"] + n * 16  # per-vertex arrays only
+    calls = {"bfs": lambda: cgc.bfs(G, 0), "sssp": lambda: cgc.sssp(G, 0),
+             "pagerank": lambda: cgc.pagerank(G, tol=1e-6),
+             "weakly_connected_components": lambda: cgc.weakly_connected_components(G)}
+    for name, call in calls.items():
+        peak = call_peak(call)
+        assert peak <= BOUNDS[name] * n + SLACK, (
+            f"{name} on {layout}: {peak / n:.1f} bytes per vertex, bound {BOUNDS[name]}")
+
+
+def test_auto_pinned_bytes_go_back_to_zero_and_pickles_keep_the_split(tmp_path):
+    gc.collect()
+    before = cgc.pinned_nbytes()
+    G = placed("rmat18", False, "cgr", "device")
+    split = shared_word_split(G._layout)
+    G.to_placement("auto", split_vertex=split)
+    held = G.nbytes_by_placement()["host"]
+    assert held > 0 and cgc.pinned_nbytes() - before == held
+    P = pickle.loads(pickle.dumps(G))
+    assert_split(P, split)
+    assert_bit_identical(P, placed("rmat18", False, "cgr", "device").to_placement(
+        "auto", split_vertex=split))
+    G.save(tmp_path / "g.cgc")
+    L = cgc.CompressedGraph.load(tmp_path / "g.cgc", placement="auto",
+                                 memory_budget=G.nbytes * 4)
+    assert L.placement_choice["split_vertex"] == L.number_of_vertices()
+    assert_bit_identical(L, placed("rmat18", False, "cgr", "device"))
+    check_bfs_against_cugraph("rmat18", False, cgc.bfs(P, start_vertex("rmat18")))
+    G.to_placement("device")
+    assert_placed(G, "device")
+    del G, P, L
+    gc.collect()
+    assert cgc.pinned_nbytes() == before
+
+
+def test_memory_error_while_splitting_leaves_the_graph_intact(monkeypatch):
+    import rmm
+
+    G = placed("rmat18", False, "fl", "device")
+    arrays, properties = dict(G._layout.arrays), dict(G._properties)
+    placed("random", False, "fl", "device").to_placement("auto", split_vertex=5)  # warm caches
+    gc.collect()
+    pinned = cgc.pinned_nbytes()
+    previous = rmm.mr.get_current_device_resource()
+    limited = rmm.mr.LimitingResourceAdaptor(previous, allocation_limit=1 << 40)
+    rmm.mr.set_current_device_resource(limited)
+    try:
+        device = limited.get_allocated_bytes()
+        monkeypatch.setattr(_pinned, "empty", failing_after(0))  # the host part of the split
+        n = G.number_of_vertices()
+        assert "injected" in memory_error_of(lambda: G.to_placement("auto", split_vertex=n // 2))
+        gc.collect()
+        assert cgc.pinned_nbytes() == pinned
+        assert limited.get_allocated_bytes() == device
+    finally:
+        rmm.mr.set_current_device_resource(previous)
+    monkeypatch.undo()
+    assert G.placement == "device" and G.placement_choice is None
+    assert all(G._layout.arrays[k] is v for k, v in arrays.items())
+    assert all(G._properties[k] is v for k, v in properties.items())
+    budget = cgc.MemoryBudget(1 << 10)
+    assert "under 'device'" in memory_error_of(lambda: G.to_placement("auto",
+                                                                      memory_budget=budget))
+    assert G.placement == "device" and budget.used == 0
+
+
+@pytest.mark.parametrize("layout", ["ef", "cgr"])
+def test_format_auto_sizes_ignore_the_placement(layout):
+    choices = [cgc.CompressedGraph(format="auto", placement=placement).from_cudf_edgelist(
+        device_frame("rmat18").copy(deep=False), renumber=False).format_choice
+        for placement in ("device", "host", "auto")]
+    assert choices[0] == choices[1] == choices[2]
+
+
+def test_saved_graphs_stage_through_the_package_pinned_blocks(tmp_path, monkeypatch):
+    """Saving and loading a device graph stage through _pinned blocks (counted, freed with
+    the transfer), never CuPy's pinned pool."""
+    import cupy
+
+    G = placed("rmat18", False, "ef", "device")
+    gc.collect()
+    before = cgc.pinned_nbytes()
+    blocks = []
+    real = _pinned.PinnedBlock
+
+    class Counted(real):
+        def __init__(self, nbytes):
+            super().__init__(nbytes)
+            blocks.append(nbytes)
+
+    def pool(*args, **kwargs):
+        raise AssertionError("CuPy's pinned pool was used")
+
+    monkeypatch.setattr(_pinned, "PinnedBlock", Counted)
+    monkeypatch.setattr(cupy.cuda, "PinnedMemory", pool)
+    G.save(tmp_path / "g.cgc")
+    H = cgc.CompressedGraph.load(tmp_path / "g.cgc")
+    assert len(blocks) >= 4  # two for the save, two for the load
+    assert_bit_identical(H, G)
+    gc.collect()
+    assert cgc.pinned_nbytes() == before
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_auto_build_peak_is_the_host_build_and_the_device_share(layout):
+    """An auto build writes the payload into pinned memory range by range, then moves the
+    prefix that fits to the GPU: its device peak is the host-placed build's plus the device
+    share, never the whole payload on the GPU."""
+    import rmm
+
+    frames = list(rmat_chunks(16, 16, chunk_edges=1 << 19, seed=4, backend="device"))
+    D = cgc.CompressedGraph(directed=True, format=layout).from_edge_chunks(
+        frames, renumber=False, memory_budget=8 << 20)
+    payload = sum(int(D._layout.arrays[k].nbytes) for k in D._layout.edge_buffers)
+    resident = D.nbytes_by_placement()["device"] - payload
+    state = D.number_of_vertices() * max(STATE_BYTES_PER_VERTEX.values())
+    del D
+    peaks, built = {}, {}
+    rmm.statistics.enable_statistics()
+    previous = rmm.mr.get_current_device_resource()
+    try:
+        for placement in ("host", "auto"):
+            gc.collect()
+            rmm.statistics.push_statistics()
+            G = cgc.CompressedGraph(directed=True, format=layout, placement=placement,
+                                    memory_budget=resident + state + payload // 4)
+            G.from_edge_chunks(frames, renumber=False, memory_budget=8 << 20)
+            peaks[placement] = rmm.statistics.pop_statistics().peak_bytes
+            built[placement] = G
+    finally:
+        rmm.mr.set_current_device_resource(previous)
+    share = built["auto"].placement_choice["device"]
+    assert 0 < share <= payload // 4
+    assert peaks["auto"] <= peaks["host"] + share + SLACK, (peaks, share, payload)

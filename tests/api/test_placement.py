@@ -1,5 +1,5 @@
 """``placement`` on the host: the value is checked in one place (ValueError naming it and the
-choices; ``"auto"`` refused as not available yet), a host graph has one place to be (any valid
+choices), a host graph has one place to be (any valid
 value, reported ``"host"``), ``to_placement`` and ``nbytes_by_placement`` on host graphs, saved
 and pickled graphs keep or take the placement, every layout declares its per-edge buffers, and
 the word merge the GPU encoders use for host-placed streams gives the bits of a whole-stream
@@ -57,17 +57,16 @@ def test_valid_placements_are_accepted_and_reported_before_a_build(placement):
 
 @pytest.mark.parametrize("bad", ["gpu", "Host", "", None, 1, ["host"]])
 def test_bad_placement_names_the_value_and_the_choices(bad):
-    with pytest.raises(ValueError, match=r"placement=.*is not one of \['device', 'host'\]") as info:
+    with pytest.raises(ValueError,
+                       match=r"placement=.*is not one of \['device', 'host', 'auto'\]") as info:
         cgc.CompressedGraph(placement=bad)
     assert repr(bad) in str(info.value)
 
 
-def test_auto_placement_is_refused_as_not_available_yet(edges):
-    with pytest.raises(ValueError, match="placement='auto' is not available yet"):
-        cgc.CompressedGraph(placement="auto")
+def test_auto_placement_on_a_host_graph_is_host(edges):
+    assert cgc.CompressedGraph(placement="auto").placement == "auto"
     G = build(edges)
-    with pytest.raises(ValueError, match="not available yet"):
-        G.to_placement("auto")
+    assert G.to_placement("auto") is G
     with pytest.raises(ValueError, match="is not one of"):
         G.to_placement("pinned")
     assert G.placement == "host"
@@ -142,7 +141,7 @@ def test_read_edgelist_takes_the_placement(tmp_path, edges):
 
 # -- saved and pickled graphs ----------------------------------------------------------------
 @pytest.mark.parametrize("fmt", LAYOUTS)
-@pytest.mark.parametrize("placement", ["device", "host"])
+@pytest.mark.parametrize("placement", ["device", "host", "auto"])
 def test_load_takes_a_placement(tmp_path, edges, fmt, placement):
     G = build(edges, fmt)
     path = tmp_path / "graph.cgc"
@@ -154,7 +153,7 @@ def test_load_takes_a_placement(tmp_path, edges, fmt, placement):
     assert np.array_equal(H._properties["weight"], G._properties["weight"])
 
 
-@pytest.mark.parametrize("bad", ["auto", "gpu", None])
+@pytest.mark.parametrize("bad", ["gpu", None])
 def test_load_refuses_a_bad_placement(tmp_path, edges, bad):
     path = tmp_path / "graph.cgc"
     build(edges).save(path)
@@ -162,7 +161,7 @@ def test_load_refuses_a_bad_placement(tmp_path, edges, bad):
         cgc.CompressedGraph.load(path, placement=bad)
 
 
-@pytest.mark.parametrize("placement", ["device", "host"])
+@pytest.mark.parametrize("placement", ["device", "host", "auto"])
 def test_pickles_keep_the_placement(edges, placement):
     empty = cgc.CompressedGraph(format="cgr", placement=placement)
     assert pickle.loads(pickle.dumps(empty)).placement == placement

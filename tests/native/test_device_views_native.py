@@ -17,6 +17,7 @@ import pytest
 from graphs import random_edges
 
 import cugraph_compressed as cgc
+from cugraph_compressed._split import SplitArray
 from cugraph_compressed.algorithms.pagerank import ITEM_RANKS
 from cugraph_compressed.formats import FORMATS
 from cugraph_compressed.generators import rmat_edgelist
@@ -121,7 +122,7 @@ def _call(exe, layout, mode, item_size, warp_item_size, warp_degree, every, vert
         blob += struct.pack("<q", len(raw)) + raw + b"\0" * (-len(raw) % 8)
     blob += struct.pack("<q", len(words))
     for word in words:
-        blob += struct.pack("<qq", 1 if isinstance(word, _Ref) else 0, int(word))
+        blob += struct.pack("<qQ", 1 if isinstance(word, _Ref) else 0, int(word) % 2**64)
     blob += struct.pack("<6q", layout.num_edges, item_size, warp_item_size, warp_degree, int(every),
                         vertices.size)
     blob += vertices.astype("<i8").tobytes()
@@ -565,3 +566,41 @@ def test_host_reads_bfs_kernels_match_scipy(host_reads_driver, fmt, params):
     assert np.array_equal(dist[pred[inner]], dist[inner] - 1)
     edges = set(zip(owner.tolist(), neighbours.tolist()))
     assert all((int(p), int(v)) in edges for p, v in zip(pred[inner], np.flatnonzero(inner)))
+
+
+def split_layout(layout, vertex):
+    """``layout`` with its per-edge buffers split at ``vertex`` as ``placement="auto"`` splits
+    them (:mod:`cugraph_compressed._split`): each part an allocation of its own in the driver,
+    so AddressSanitizer reports a read of either part past its end."""
+    arrays = dict(layout.arrays)
+    for name, starts in layout.edge_starts(np.asarray([vertex])).items():
+        cut, whole = int(starts[0]), layout.arrays[name]
+        arrays[name] = SplitArray(whole[:cut].copy(), whole[cut:].copy(), cut)
+    return layout.with_arrays(arrays)
+
+
+@pytest.mark.parametrize("fmt, params", TRAVERSAL_CASES,
+                         ids=[f"{f}-{p}" for f, p in TRAVERSAL_CASES])
+def test_split_views_decode_like_the_host(driver, fmt, params):
+    """A layout whose per-edge buffers are split at a vertex (device part, host part: two
+    allocations) decodes exactly as the whole layout, per warp and through the traversal core
+    (threads and warps), at splits after the first list, after the longest and at two
+    consecutive vertices, where the bit-packed layouts cut inside words that the list before
+    and the list after share (read whole from the host part)."""
+    layout = layout_of(fmt, params, "rmat", False)
+    n = layout.num_vertices
+    _, neighbours, slots = layout.to_coo()
+    chunk = layout.device_chunk_size
+    hub = int(np.argmax(np.asarray(layout.degrees())))  # the longest list, cut right after
+    vertices = sorted({1, hub + 1, n // 2, n // 2 + 1})
+    if fmt == "fl":  # some cut falls inside a word two lists share
+        firsts = np.r_[0, np.cumsum(np.asarray(layout.degrees()))]
+        assert any(firsts[v] * layout.index_width % 32 for v in vertices if 0 < v < n)
+    for vertex in vertices:
+        split = split_layout(layout, vertex)
+        for mode, item_size in ((WARP, 1), (TRAVERSE, chunk)):
+            values = _call(driver, split, mode, item_size, warp_item_size(layout),
+                           warp_item_size(layout) if mode == TRAVERSE else NEVER, True,
+                           np.arange(n))
+            by_slot = values[1 + 2 * n:1 + 2 * n + layout.num_edges]
+            assert np.array_equal(by_slot[slots], neighbours), (vertex, mode)
