@@ -38,6 +38,7 @@ from graphs import (
 
 import cugraph_compressed as cgc
 from cugraph_compressed import _pinned
+from cugraph_compressed._backend import to_host
 from cugraph_compressed._split import SplitArray
 from cugraph_compressed.generators import rmat_chunks, rmat_edgelist
 from cugraph_compressed.memory_budget import STATE_BYTES_PER_VERTEX
@@ -400,7 +401,7 @@ def shared_word_split(layout):
     n = layout.num_vertices
     vertices = np.arange(n // 2, min(n, n // 2 + 4096))
     (cut,) = layout.edge_starts(np.r_[vertices - 1, vertices]).values()
-    degrees = np.asarray(layout.degrees())
+    degrees = to_host(layout.degrees())
     before, at = cut[:vertices.size], cut[vertices.size:]
     shared = vertices[(before == at) & (degrees[vertices - 1] > 0)]
     return int(shared[0]) if shared.size else n // 2
@@ -508,6 +509,8 @@ def test_bench_rows_carry_reads_on_the_gpu():
     assert "csr@host" in format_reads(record)
 
 
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("case", CASES, ids=CASE_IDS)
 def test_auto_placement_equals_the_device_placement_at_every_split(case, layout):
     """BFS and SSSP distances equal the device placement's exactly, WCC partitions are equal
     and PageRank scores within L1 1e-6 (float sums land in any order), with the split before
