@@ -189,6 +189,17 @@ class Partition:
         owner, neighbours, positions = self.adjacency.layout.decode_lists(local)
         return owner, self.global_ids[neighbours], positions
 
+    def settled(self, vertices, test, *columns):
+        """Mask of the entries of ``vertices`` (global ids) that this rank owns and for which
+        ``test(local ids, *their entries of columns)`` holds: proposals its own next step
+        would drop, so they need not be sorted, routed and merged (with one worker: every
+        proposal it would drop)."""
+        xp = self.xp
+        mine = (vertices >= self.v0) & (vertices < self.v1)
+        mask = xp.zeros(vertices.size, dtype=bool)
+        mask[mine] = test(vertices[mine] - self.v0, *(c[mine] for c in columns))
+        return mask
+
     def route(self, vertices, *columns):
         """``columns`` (arrays aligned with ``vertices``, global ids) split by the vertices'
         owners: a list of ``parts`` tuples ``(vertices, *columns)``."""
