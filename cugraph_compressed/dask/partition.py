@@ -212,7 +212,7 @@ class Partition:
         would drop, so they need not be sorted, routed and merged (with one worker: every
         proposal it would drop)."""
         xp = self.xp
-        mine = (vertices >= self.v0) & (vertices < self.v1)
+        mine = xp.flatnonzero((vertices >= self.v0) & (vertices < self.v1))
         mask = xp.zeros(vertices.size, dtype=bool)
         mask[mine] = test(vertices[mine] - self.v0, *(c[mine] for c in columns))
         return mask
