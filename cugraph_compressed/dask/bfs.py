@@ -40,6 +40,10 @@ def _level(partition, state, args, *inbox):
     if local.size and (depth_limit is None or level < depth_limit):
         frontier = local + partition.v0
         owner, neighbours, _ = partition.decode(frontier)
+        # Own neighbours reached already are dropped here (whole vertices, so the first edge
+        # of every other neighbour stays where it was).
+        unseen = ~partition.settled(neighbours, lambda v: dist[v] != vertex_sentinel(dtype))
+        owner, neighbours = owner[unseen], neighbours[unseen]
         # Decode order follows the (sorted) frontier: a neighbour's first edge comes from its
         # smallest proposer.
         neighbours, first = xp.unique(neighbours, return_index=True)

@@ -35,6 +35,9 @@ def _round(partition, state, args, *inbox):
     if changed.size:
         owner, neighbours, _ = partition.decode(changed + partition.v0)
         label = labels[changed][owner]
+        # Labels not below an own neighbour's label would be dropped by this rank's next step.
+        lower = ~partition.settled(neighbours, lambda v, proposed: proposed >= labels[v], label)
+        neighbours, label = neighbours[lower], label[lower]
         best = smallest_per_vertex(xp, neighbours, label)
         outbox = partition.route(neighbours[best], label[best])
     sent = sum(int(m[0].size) for m in outbox if m is not None)

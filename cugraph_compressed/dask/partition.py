@@ -161,6 +161,7 @@ class Partition:
         self.adjacency = graph.view().adjacency(OUT)
         self.ids = ids
         self.vertex_dtype = np.dtype(vertex_dtype)
+        self._decoder = None  # a device graph's FrontierDecoder (decode), once used
 
     @property
     def size(self) -> int:
@@ -186,8 +187,35 @@ class Partition:
         """The out-lists of owned vertices (global ids): ``(index into vertices, global
         neighbour, property slot)``, in the single graph's decode order."""
         local = vertices - self.v0 + self.first
-        owner, neighbours, positions = self.adjacency.layout.decode_lists(local)
+        if self.backend == _backend.DEVICE:
+            owner, neighbours, positions = self._device_decoder()(local)
+        else:
+            owner, neighbours, positions = self.adjacency.layout.decode_lists(local)
         return owner, self.global_ids[neighbours], positions
+
+    def _device_decoder(self):
+        """The GPU decoder of this graph's lists, made on first use and kept: the layouts'
+        own ``decode_lists`` decode on the host, copying the whole layout there each call."""
+        if self._decoder is None:
+            from .device_decode import FrontierDecoder
+
+            self._decoder = FrontierDecoder(self.adjacency.layout)
+        return self._decoder
+
+    def __getstate__(self):
+        # The decoder holds a device view and kernels: made again where the copy lands.
+        return {**self.__dict__, "_decoder": None}
+
+    def settled(self, vertices, test, *columns):
+        """Mask of the entries of ``vertices`` (global ids) that this rank owns and for which
+        ``test(local ids, *their entries of columns)`` holds: proposals its own next step
+        would drop, so they need not be sorted, routed and merged (with one worker: every
+        proposal it would drop)."""
+        xp = self.xp
+        mine = xp.flatnonzero((vertices >= self.v0) & (vertices < self.v1))
+        mask = xp.zeros(vertices.size, dtype=bool)
+        mask[mine] = test(vertices[mine] - self.v0, *(c[mine] for c in columns))
+        return mask
 
     def route(self, vertices, *columns):
         """``columns`` (arrays aligned with ``vertices``, global ids) split by the vertices'

@@ -55,6 +55,9 @@ def _round(partition, state, args, *inbox):
         with np.errstate(over="ignore"):
             candidate = dist[local][owner] + weights[positions].astype(np.float64)
             held = candidate.astype(weights.dtype) < limit
+        # Candidates not below an own neighbour's distance would be dropped by this rank's
+        # next step; every smallest candidate it would take stays.
+        held &= ~partition.settled(neighbours, lambda v, c: c >= dist[v], candidate)
         neighbours, candidate = neighbours[held], candidate[held]
         proposer = frontier[owner[held]]
         best = smallest_per_vertex(xp, neighbours, candidate, proposer)
