@@ -2,23 +2,20 @@
 is the host build's bit for bit, and BFS, SSSP, PageRank and WCC on it equal cuGraph on the
 original graph (graphs.GPU_GRAPHS: random, a hub of degree 120,000, karate)."""
 import dataclasses
-import warnings
 
 import numpy as np
-import pandas as pd
 import pytest
 from graphs import (
     PAGERANK_ARGS,
     assert_same_graph,
     by_vertex,
-    check_bfs_against_cugraph,
-    check_sssp_against_cugraph,
     compressed_graph,
     cugraph_result,
     host_frame,
     num_vertices,
     start_vertex,
 )
+from transform_checks import check_against_cugraph
 
 import cugraph_compressed as cgc
 from cugraph_compressed.transforms import comb, udt
@@ -41,23 +38,7 @@ def test_algorithms_match_cugraph_on_the_original(transform, args, case, layout)
     T = transform(compressed_graph(name, directed, layout), **args)
     assert T.backend == "device" and T.transform.added_vertices > 0
     assert T.number_of_vertices() == num_vertices(name)
-    check_bfs_against_cugraph(name, directed, cgc.bfs(T, start_vertex(name)))
-    check_sssp_against_cugraph(name, directed, cgc.sssp(T, start_vertex(name)))
-    ref = cugraph_result(name, directed, "pagerank")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)
-        result, _ = cgc.pagerank(T, **PAGERANK_ARGS)
-    assert list(result.columns) == ref["columns"]
-    mine = by_vertex(result, num_vertices(name))
-    assert mine["pagerank"].dtype == ref["pagerank"].dtype
-    assert np.abs(mine["pagerank"].astype(np.float64)
-                  - ref["pagerank"].astype(np.float64)).sum() < 1e-5
-    if not directed:
-        ref = cugraph_result(name, False, "wcc")
-        mine = by_vertex(cgc.weakly_connected_components(T), num_vertices(name))
-        assert mine["labels"].dtype == ref["labels"].dtype
-        pairs = pd.DataFrame({"a": mine["labels"], "b": ref["labels"]}).drop_duplicates()
-        assert pairs["a"].is_unique and pairs["b"].is_unique
+    check_against_cugraph(T, name, directed)
 
 
 @pytest.mark.parametrize("layout", DEVICE_LAYOUTS)

@@ -3,23 +3,16 @@ every layout, strided and contiguous parts, part sizes from 1 to above the large
 against cuGraph on the untransformed graph (graphs.GPU_GRAPHS: random, a hub of degree
 120,000, karate) and against the host reference (the same graph built from pandas); a
 transform of a host-placed graph keeps its per-edge buffers in pinned host memory."""
-import warnings
 
 import numpy as np
-import pandas as pd
 import pytest
 from graphs import (
-    PAGERANK_ARGS,
-    by_vertex,
-    check_bfs_against_cugraph,
-    check_sssp_against_cugraph,
     compressed_graph,
-    cugraph_result,
     device_frame,
     host_frame,
-    num_vertices,
     start_vertex,
 )
+from transform_checks import check_against_cugraph
 
 import cugraph_compressed as cgc
 from cugraph_compressed.transforms import comb, udt, virtual_split
@@ -31,26 +24,6 @@ CASES = [(name, directed) for name in GRAPHS for directed in (True, False)]
 CASE_IDS = [f"{name}-{'dir' if directed else 'undir'}" for name, directed in CASES]
 #: (part size, coalesce); 10**6 is above every list of GPU_GRAPHS (the hub has 120,000).
 SPLITS = [(1, True), (8, True), (8, False), (10**6, True)]
-
-
-def check_against_cugraph(G, name, directed):
-    check_bfs_against_cugraph(name, directed, cgc.bfs(G, start_vertex(name)))
-    check_sssp_against_cugraph(name, directed, cgc.sssp(G, start_vertex(name)))
-    ref = cugraph_result(name, directed, "pagerank")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)
-        result, _ = cgc.pagerank(G, **PAGERANK_ARGS)
-    assert list(result.columns) == ref["columns"]
-    mine = by_vertex(result, num_vertices(name))
-    assert mine["pagerank"].dtype == ref["pagerank"].dtype
-    assert np.abs(mine["pagerank"].astype(np.float64)
-                  - ref["pagerank"].astype(np.float64)).sum() < 1e-5
-    if not directed:
-        ref = cugraph_result(name, False, "wcc")
-        mine = by_vertex(cgc.weakly_connected_components(G), num_vertices(name))
-        assert mine["labels"].dtype == ref["labels"].dtype
-        pairs = pd.DataFrame({"a": mine["labels"], "b": ref["labels"]}).drop_duplicates()
-        assert pairs["a"].is_unique and pairs["b"].is_unique
 
 
 @pytest.mark.parametrize("layout", DEVICE_LAYOUTS)

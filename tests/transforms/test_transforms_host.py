@@ -8,10 +8,10 @@ import networkx as nx
 import numpy as np
 import pandas as pd
 import pytest
-from graphs import SMALL_GRAPHS, random_edges, small_graph
+from graphs import SMALL_GRAPHS, small_graph
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from transform_checks import build, check_all, hub_edges, reference_pagerank
+from transform_checks import build, check_all, hub_edges, random_hub_edges, reference_pagerank
 
 import cugraph_compressed as cgc
 from cugraph_compressed.graph_view import ANY
@@ -123,14 +123,7 @@ def test_algorithms_equal_the_original(transform, args, directed, layout):
        hub=st.integers(0, 40), directed=st.booleans(), layout=st.sampled_from(LAYOUTS),
        which=st.integers(0, len(TRANSFORMS) - 1), depth=st.sampled_from([None, 1, 2, 3]))
 def test_random_graphs_equal_the_original(seed, n, m, hub, directed, layout, which, depth):
-    rng = np.random.default_rng(seed)
-    df = random_edges(n, m, seed, weighted=True)
-    hub_frame = pd.DataFrame({"source": np.zeros(hub, np.int64),
-                              "destination": rng.integers(0, n, hub),
-                              "weight": rng.random(hub).astype(np.float32) + 0.01})
-    df = pd.concat([df, hub_frame, pd.DataFrame({"source": [0], "destination": [n - 1],
-                                                 "weight": np.float32([0.5])})],
-                   ignore_index=True)
+    df = random_hub_edges(seed, n, m, hub)
     G = build(df, directed, layout)
     transform, args = TRANSFORMS[which]
     check_all(df, G, transform(G, **args), directed, start=0, depth_limit=depth)

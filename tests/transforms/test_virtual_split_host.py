@@ -8,11 +8,11 @@ import networkx as nx
 import numpy as np
 import pandas as pd
 import pytest
-from graphs import check_against_scipy, random_edges, weighted_adjacency
+from graphs import check_against_scipy, weighted_adjacency
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from scipy.sparse import csgraph
-from transform_checks import build, check_all, hub_edges
+from transform_checks import build, check_all, hub_edges, random_hub_edges
 
 import cugraph_compressed as cgc
 from cugraph_compressed.graph_view import ANY
@@ -109,14 +109,7 @@ def test_unweighted_graphs(directed, layout):
        depth=st.sampled_from([None, 1, 2]))
 def test_random_graphs_equal_the_original(seed, n, m, hub, directed, layout, part_size,
                                           coalesce, depth):
-    rng = np.random.default_rng(seed)
-    df = random_edges(n, m, seed, weighted=True)
-    hub_frame = pd.DataFrame({"source": np.zeros(hub, np.int64),
-                              "destination": rng.integers(0, n, hub),
-                              "weight": rng.random(hub).astype(np.float32) + 0.01})
-    df = pd.concat([df, hub_frame, pd.DataFrame({"source": [0], "destination": [n - 1],
-                                                 "weight": np.float32([0.5])})],
-                   ignore_index=True)
+    df = random_hub_edges(seed, n, m, hub)
     G = build(df, directed, layout)
     check_all(df, G, virtual_split(G, part_size=part_size, coalesce=coalesce), directed,
               start=0, depth_limit=depth)

@@ -1,10 +1,24 @@
-"""Checks shared by the transforms' tests: a hub-heavy edge frame, and every algorithm on a
-transformed graph against SciPy and NetworkX on the original graph."""
+"""Checks shared by the transforms' tests: hub-heavy edge frames, every algorithm on a
+transformed graph against SciPy and NetworkX on the original graph (host), and against cuGraph
+on the original graph (GPU)."""
+import warnings
+
 import networkx as nx
 import numpy as np
 import pandas as pd
 import pytest
-from graphs import check_against_scipy, random_edges, weighted_adjacency
+from graphs import (
+    PAGERANK_ARGS,
+    by_vertex,
+    check_against_scipy,
+    check_bfs_against_cugraph,
+    check_sssp_against_cugraph,
+    cugraph_result,
+    num_vertices,
+    random_edges,
+    start_vertex,
+    weighted_adjacency,
+)
 from scipy.sparse import csgraph
 
 import cugraph_compressed as cgc
@@ -19,6 +33,41 @@ def hub_edges(seed, hub_degree=60, n=120, m=300):
                          "destination": np.r_[spokes, np.full(hub_degree, 2)],
                          "weight": rng.random(2 * hub_degree).astype(np.float32) + 0.01})
     return pd.concat([df, hubs], ignore_index=True)
+
+
+def random_hub_edges(seed, n, m, hub):
+    """Random weighted edges, ``hub`` more out of vertex 0 and one edge 0 -> n - 1 (so the
+    start reaches past the hub)."""
+    rng = np.random.default_rng(seed)
+    df = random_edges(n, m, seed, weighted=True)
+    hub_frame = pd.DataFrame({"source": np.zeros(hub, np.int64),
+                              "destination": rng.integers(0, n, hub),
+                              "weight": rng.random(hub).astype(np.float32) + 0.01})
+    return pd.concat([df, hub_frame, pd.DataFrame({"source": [0], "destination": [n - 1],
+                                                   "weight": np.float32([0.5])})],
+                     ignore_index=True)
+
+
+def check_against_cugraph(G, name, directed):
+    """BFS, SSSP, PageRank (L1 < 1e-5) and, undirected, WCC of ``G`` (a transformed device
+    graph of the test graph ``name``) against cuGraph on the original graph."""
+    check_bfs_against_cugraph(name, directed, cgc.bfs(G, start_vertex(name)))
+    check_sssp_against_cugraph(name, directed, cgc.sssp(G, start_vertex(name)))
+    ref = cugraph_result(name, directed, "pagerank")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        result, _ = cgc.pagerank(G, **PAGERANK_ARGS)
+    assert list(result.columns) == ref["columns"]
+    mine = by_vertex(result, num_vertices(name))
+    assert mine["pagerank"].dtype == ref["pagerank"].dtype
+    assert np.abs(mine["pagerank"].astype(np.float64)
+                  - ref["pagerank"].astype(np.float64)).sum() < 1e-5
+    if not directed:
+        ref = cugraph_result(name, False, "wcc")
+        mine = by_vertex(cgc.weakly_connected_components(G), num_vertices(name))
+        assert mine["labels"].dtype == ref["labels"].dtype
+        pairs = pd.DataFrame({"a": mine["labels"], "b": ref["labels"]}).drop_duplicates()
+        assert pairs["a"].is_unique and pairs["b"].is_unique
 
 
 def build(df, directed, layout, **kwargs):
