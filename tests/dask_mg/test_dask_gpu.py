@@ -98,11 +98,27 @@ def by_vertex(frame):
     return frame.to_pandas().sort_values("vertex").reset_index(drop=True)
 
 
+def cugraph_results(df, start):
+    """Single-GPU cuGraph's four results (pandas, by vertex) on the undirected weighted edges
+    of pandas frame ``df``."""
+    import cudf
+    import cugraph
+
+    ref = cugraph.Graph(directed=False)
+    ref.from_cudf_edgelist(cudf.from_pandas(df), source="source", destination="destination",
+                           weight="weight")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        return {"bfs": by_vertex(cugraph.bfs(ref, start)),
+                "sssp": by_vertex(cugraph.sssp(ref, start)),
+                "pagerank": by_vertex(cugraph.pagerank(ref)),
+                "wcc": by_vertex(cugraph.weakly_connected_components(ref))}
+
+
 @pytest.mark.gpu
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_one_gpu_worker_matches_cugraph(gpu_client, layout):
     import cudf
-    import cugraph
     import dask_cudf
 
     import cugraph_compressed.dask as mg
@@ -112,17 +128,8 @@ def test_one_gpu_worker_matches_cugraph(gpu_client, layout):
     G = mg.CompressedGraph(directed=False, format=layout)
     G.from_dask_cudf_edgelist(dask_cudf.from_cudf(edges, npartitions=3), weight="weight")
     assert G.backend == "device" and G.exchange == "dask"  # one worker: no NCCL needed
-    ref = cugraph.Graph(directed=False)
-    ref.from_cudf_edgelist(edges, source="source", destination="destination",
-                           weight="weight")
     start = int(df["source"][0])
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)
-        theirs = {"bfs": by_vertex(cugraph.bfs(ref, start)),
-                  "sssp": by_vertex(cugraph.sssp(ref, start)),
-                  "pagerank": by_vertex(cugraph.pagerank(ref)),
-                  "wcc": by_vertex(cugraph.weakly_connected_components(ref))}
-    assert_same_results(run_ours(G, start), theirs, start)
+    assert_same_results(run_ours(G, start), cugraph_results(df, start), start)
 
 
 @pytest.mark.gpu
@@ -132,7 +139,6 @@ def test_two_gpu_workers_match_cugraph(two_gpu_client, layout):
     """Two GPU workers exchanging through NCCL, against single-GPU cuGraph on the same
     edges."""
     import cudf
-    import cugraph
     import dask_cudf
 
     import cugraph_compressed.dask as mg
@@ -143,17 +149,8 @@ def test_two_gpu_workers_match_cugraph(two_gpu_client, layout):
     G.from_dask_cudf_edgelist(ddf, weight="weight")
     assert G.backend == "device" and G.exchange == "nccl"
     assert all(f["vertices"] for f in G.partition_facts())  # both ranks hold vertices
-    ref = cugraph.Graph(directed=False)
-    ref.from_cudf_edgelist(cudf.from_pandas(df), source="source", destination="destination",
-                           weight="weight")
     start = int(df["source"][0])
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)
-        theirs = {"bfs": by_vertex(cugraph.bfs(ref, start)),
-                  "sssp": by_vertex(cugraph.sssp(ref, start)),
-                  "pagerank": by_vertex(cugraph.pagerank(ref)),
-                  "wcc": by_vertex(cugraph.weakly_connected_components(ref))}
-    assert_same_results(run_ours(G, start), theirs, start)
+    assert_same_results(run_ours(G, start), cugraph_results(df, start), start)
 
 
 @pytest.mark.gpu
