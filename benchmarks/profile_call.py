@@ -1,14 +1,23 @@
 #!/usr/bin/env python3
-"""Where the time of one algorithm call goes: cProfile of a warm call on an R-MAT graph, per
-layout, built with ``renumber=True`` and ``renumber=False`` (GPU only; CuPy calls that wait
-for the device show up as their time), beside the call's median wall time.
+"""Where the time of one algorithm call goes, on the GPU: per layout, a warm call's median wall
+time, and either cProfile's cumulative table (``--python``: CuPy calls that wait for the device
+carry that wait) or the call's GPU kernels (``--kernels``: each kernel's launches and summed
+device time, from PyTorch's CUPTI profiler, which sees every kernel of the process: ours, CuPy's
+and cuGraph's), with cuGraph's call on the same graph beside (``renumber=True``, RMM pool for
+both, as in the main benchmark).
 
-    python3 benchmarks/profile_call.py --scale 24 --algorithm bfs --formats csr --top 30
+PageRank rows also say how many iterations the call made: ours from the run, cuGraph's as the
+least ``max_iter`` at which it converges (cuGraph does not report it), so ms per iteration can
+be compared.
+
+    python3 benchmarks/profile_call.py --scale 24 --algorithm bfs --formats csr ef --kernels
+    python3 benchmarks/profile_call.py --scale 24 --algorithm bfs --renumber both --python
 """
 import argparse
 import cProfile
 import functools
 import io
+import json
 import pstats
 import statistics
 import sys
@@ -27,12 +36,107 @@ from cugraph_compressed.bench import simple_edges  # noqa: E402
 from cugraph_compressed.generators import rmat_edgelist  # noqa: E402
 
 
-def caller(G, algorithm, source):
-    """The call to profile: ``algorithm`` on G (from ``source`` where it takes one)."""
+def caller(module, G, algorithm, source):
+    """The call to profile: ``algorithm`` of ``module`` (cugraph_compressed or cugraph) on G."""
     if algorithm in ("bfs", "sssp"):
-        return functools.partial(getattr(cgc, algorithm), G, source)
-    function = cgc.pagerank if algorithm == "pagerank" else cgc.weakly_connected_components
-    return functools.partial(function, G)
+        return functools.partial(getattr(module, algorithm), G, source)
+    if algorithm == "pagerank":
+        return functools.partial(module.pagerank, G, tol=1e-6)
+    return functools.partial(module.weakly_connected_components, G)
+
+
+def wall_ms(call, repeats):
+    """Median wall ms of ``repeats`` synchronized calls after one warm-up."""
+    call()
+    times = []
+    for _ in range(repeats):
+        cp.cuda.runtime.deviceSynchronize()
+        start = time.perf_counter()
+        call()
+        cp.cuda.runtime.deviceSynchronize()
+        times.append(1e3 * (time.perf_counter() - start))
+    return statistics.median(times)
+
+
+def python_table(call, top):
+    """cProfile's cumulative table of one synchronized call."""
+    profile = cProfile.Profile()
+    profile.enable()
+    call()
+    cp.cuda.runtime.deviceSynchronize()
+    profile.disable()
+    out = io.StringIO()
+    pstats.Stats(profile, stream=out).sort_stats("cumulative").print_stats(top)
+    return out.getvalue()
+
+
+def kernel_rows(call, top):
+    """The GPU kernels of one synchronized call: (name, launches, summed device ms), longest
+    first; None when PyTorch's profiler is not installed."""
+    try:
+        from torch.autograd import DeviceType
+        from torch.profiler import ProfilerActivity, profile
+    except ImportError:
+        return None
+    cp.cuda.runtime.deviceSynchronize()
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        call()
+        cp.cuda.runtime.deviceSynchronize()
+    rows = {}
+    for event in prof.events():
+        if event.device_type != DeviceType.CUDA:  # a host-side event
+            continue
+        name = event.name if len(event.name) <= 110 else event.name[:107] + "..."
+        launches, us = rows.get(name, (0, 0.0))
+        rows[name] = (launches + 1, us + event.time_range.elapsed_us())
+    ranked = sorted(rows.items(), key=lambda item: -item[1][1])
+    return [(name, n, us / 1e3) for name, (n, us) in ranked[:top]]
+
+
+def cugraph_iterations(G, limit=500):
+    """The least ``max_iter`` at which cuGraph's PageRank (tol 1e-6) converges on G."""
+    import cugraph
+
+    def converges(k):
+        return bool(cugraph.pagerank(G, tol=1e-6, max_iter=k, fail_on_nonconvergence=False)[1])
+
+    low, high = 1, 1
+    while not converges(high):
+        low, high = high + 1, 2 * high
+        if high > limit:
+            return None
+    while low < high:
+        middle = (low + high) // 2
+        low, high = (low, middle) if converges(middle) else (middle + 1, high)
+    return low
+
+
+def report(label, call, args, G=None):
+    """Time and profile one contender's call; returns its JSON row."""
+    row = {"contender": label, "ms": wall_ms(call, args.repeats)}
+    if args.algorithm == "pagerank":
+        if G is None:
+            from cugraph_compressed.algorithms.pagerank import LAST_RUN
+            row["iterations"] = int(LAST_RUN["iterations"])
+        else:
+            row["iterations"] = cugraph_iterations(G)
+        if row["iterations"]:
+            row["ms_per_iteration"] = row["ms"] / row["iterations"]
+    print(f"== {label} {args.algorithm}: median {row['ms']:.2f} ms"
+          + (f", {row['iterations']} iterations" if "iterations" in row else ""), flush=True)
+    if args.python:
+        print(python_table(call, args.top), flush=True)
+    if args.kernels:
+        rows = kernel_rows(call, args.top)
+        if rows is None:
+            print("   (PyTorch's profiler is not installed: no kernel table)")
+        else:
+            row["kernels"] = [{"name": n, "launches": k, "ms": ms} for n, k, ms in rows]
+            total = sum(ms for _, _, ms in rows)
+            print(f"   kernels (top {args.top}, {total:.2f} ms of device time):")
+            for name, launches, ms in rows:
+                print(f"   {ms:9.3f} ms  {launches:5d}x  {name}")
+    return row
 
 
 def main(argv=None):
@@ -40,36 +144,48 @@ def main(argv=None):
     p.add_argument("--scale", type=int, default=24)
     p.add_argument("--algorithm", default="bfs", choices=["bfs", "sssp", "pagerank", "wcc"])
     p.add_argument("--formats", nargs="+", default=["csr"])
+    p.add_argument("--renumber", choices=["true", "false", "both"], default="true")
+    p.add_argument("--vertex-order", default="sorted", choices=["sorted", "degree"])
+    p.add_argument("--undirected", action="store_true",
+                   help="an undirected graph (WCC always runs on one)")
+    p.add_argument("--no-cugraph", action="store_true", help="leave cuGraph's call out")
+    p.add_argument("--python", action="store_true", help="cProfile's table of each call")
+    p.add_argument("--kernels", action="store_true", help="the GPU kernels of each call")
     p.add_argument("--repeats", type=int, default=10)
     p.add_argument("--top", type=int, default=30)
+    p.add_argument("--json", help="write the rows here")
     args = p.parse_args(argv)
     rmm.reinitialize(pool_allocator=True)
+    cp.cuda.set_allocator(rmm.allocators.cupy.rmm_cupy_allocator)
     df = simple_edges(rmat_edgelist(args.scale, seed=42, weighted=True, backend="device"))
     source = int(df["source"].iloc[0])
+    directed = not args.undirected and args.algorithm != "wcc"
+    transposed = args.algorithm == "pagerank"
+    rows = []
+    if not args.no_cugraph:
+        import cugraph
+
+        G = cugraph.Graph(directed=directed)
+        G.from_cudf_edgelist(df, source="source", destination="destination", weight="weight",
+                             renumber=True, store_transposed=transposed)
+        rows.append(report("cugraph", caller(cugraph, G, args.algorithm, source), args, G))
+        del G
+    renumbers = {"true": (True,), "false": (False,), "both": (True, False)}[args.renumber]
     for fmt in args.formats:
-        for renumber in (True, False):
-            G = cgc.CompressedGraph(directed=args.algorithm != "wcc", format=fmt)
+        for renumber in renumbers:
+            order = args.vertex_order if renumber else "sorted"
+            G = cgc.CompressedGraph(directed=directed, format=fmt, vertex_order=order)
             G.from_cudf_edgelist(df, weight="weight", renumber=renumber,
-                                 store_transposed=args.algorithm == "pagerank")
-            call = caller(G, args.algorithm, source)
-            call()
-            times = []
-            for _ in range(args.repeats):
-                cp.cuda.runtime.deviceSynchronize()
-                start = time.perf_counter()
-                call()
-                cp.cuda.runtime.deviceSynchronize()
-                times.append(1e3 * (time.perf_counter() - start))
-            profile = cProfile.Profile()
-            profile.enable()
-            call()
-            cp.cuda.runtime.deviceSynchronize()
-            profile.disable()
-            out = io.StringIO()
-            pstats.Stats(profile, stream=out).sort_stats("cumulative").print_stats(args.top)
-            print(f"== {fmt} {args.algorithm} renumber={renumber}: median "
-                  f"{statistics.median(times):.2f} ms\n{out.getvalue()}", flush=True)
-            del G, call
+                                 store_transposed=transposed)
+            label = f"{fmt} renumber={renumber}" + (" degree" if order == "degree" else "")
+            row = report(label, caller(cgc, G, args.algorithm, source), args)
+            rows.append(dict(row, format=fmt, renumber=renumber, vertex_order=order))
+            del G
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"scale": args.scale, "algorithm": args.algorithm, "directed": directed,
+                       "source": source, "device": cp.cuda.runtime.getDeviceProperties(0)
+                       ["name"].decode(), "rows": rows}, f, indent=1)
 
 
 if __name__ == "__main__":
