@@ -156,7 +156,9 @@ def main(argv=None):
     p.add_argument("--json", help="write the rows here")
     args = p.parse_args(argv)
     rmm.reinitialize(pool_allocator=True)
-    cp.cuda.set_allocator(rmm.allocators.cupy.rmm_cupy_allocator)
+    from rmm.allocators.cupy import rmm_cupy_allocator
+
+    cp.cuda.set_allocator(rmm_cupy_allocator)
     df = simple_edges(rmat_edgelist(args.scale, seed=42, weighted=True, backend="device"))
     source = int(df["source"].iloc[0])
     directed = not args.undirected and args.algorithm != "wcc"
