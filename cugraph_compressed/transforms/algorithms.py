@@ -134,9 +134,10 @@ def _windows(adjacency, runs: SplitRuns):
 
 def _hops(dist, runs: SplitRuns, reached):
     """Original vertices' hop counts in the vertex dtype, unreachable at its maximum."""
-    xp = runs.xp()
-    sentinel = np.iinfo(runs.vertex_dtype).max
-    return xp.where(reached, dist, sentinel).astype(runs.vertex_dtype)
+    xp, dtype = runs.xp(), np.dtype(runs.vertex_dtype)
+    # The original ids may be wider than the split graph's own (int64 user ids, int32 inside):
+    # widen before the sentinel goes in, which CuPy would cast to dist's dtype.
+    return xp.where(reached, dist.astype(dtype), dtype.type(np.iinfo(dtype).max))
 
 
 def bfs_levels(adjacency, sources, depth_limit, *, runs: SplitRuns):

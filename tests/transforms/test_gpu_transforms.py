@@ -77,3 +77,28 @@ def test_split_of_in_lists_runs_pagerank_like_cugraph(layout):
                   - ref["pagerank"].astype(np.float64)).sum() < 1e-5
     with pytest.raises(ValueError, match="needs out-lists"):
         cgc.bfs(T, start_vertex(name))
+
+
+@pytest.mark.parametrize("layout", DEVICE_LAYOUTS)
+@pytest.mark.parametrize("transform, args", TRANSFORMS, ids=TRANSFORM_IDS)
+def test_int64_ids_wider_than_the_split_graph(transform, args, layout):
+    """int64 user ids kept as they are (renumber=False) on a split graph whose own ids fit
+    int32: BFS on it gives the untransformed graph's distances, in int64, with int64's maximum
+    for the unreachable vertices (an island the start cannot reach)."""
+    import cudf
+    import pandas as pd
+
+    df = host_frame("random")
+    n = int(max(df["source"].max(), df["destination"].max())) + 1
+    island = pd.DataFrame({"source": [n + 1], "destination": [n + 2], "weight": [1.0]})
+    df = cudf.from_pandas(pd.concat([df, island], ignore_index=True).astype(
+        {"source": np.int64, "destination": np.int64}))
+    G = cgc.CompressedGraph(directed=True, format=layout).from_cudf_edgelist(
+        df, renumber=False, weight="weight")
+    T = transform(G, **args)
+    start = start_vertex("random")
+    mine = cgc.bfs(T, start).to_pandas().sort_values("vertex")
+    theirs = cgc.bfs(G, start).to_pandas().sort_values("vertex")
+    assert mine["distance"].dtype == np.int64
+    assert (theirs["distance"] == np.iinfo(np.int64).max).any()
+    assert np.array_equal(mine["distance"].to_numpy(), theirs["distance"].to_numpy())
