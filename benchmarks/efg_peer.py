@@ -321,6 +321,10 @@ def main(argv=None):
                 f"--encode-repeats ({args.encode_repeats}) >= 0")
     if not args.efg.is_file():
         p.error(f"EFG's binary {args.efg} is missing: run benchmarks/efg/build.sh")
+    # Before minutes of work: a binary this machine cannot load (an older glibc) says so now.
+    usage = subprocess.run([str(args.efg), "--help"], capture_output=True, text=True, timeout=60)
+    if usage.returncode != 0:
+        p.error(f"{args.efg} --help exited {usage.returncode}: {usage.stderr.strip()[-300:]}")
 
     def log(line):
         print(line, file=sys.stderr, flush=True)

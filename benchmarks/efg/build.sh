@@ -47,9 +47,14 @@ unpack() {
         [ -d "$source" ] || git clone --bare --quiet "$url" "$source" ||
             die "cannot clone $url; pass a local copy of $name as an argument"
     fi
-    [ -e "$source" ] || die "$name source $source does not exist"
-    if gitdir=$(git -C "$source" rev-parse --git-dir 2>/dev/null); then
-        case $gitdir in /*) ;; *) gitdir=$source/$gitdir ;; esac
+    [ -d "$source" ] || die "$name source $source is not a directory"
+    gitdir=
+    if [ -e "$source/.git" ]; then                                # a clone
+        gitdir=$(git -C "$source" rev-parse --absolute-git-dir)
+    elif [ -f "$source/HEAD" ] && [ -d "$source/objects" ]; then  # a bare repository
+        gitdir=$(cd "$source" && pwd)
+    fi
+    if [ -n "$gitdir" ]; then
         git --git-dir="$gitdir" cat-file -e "$commit^{commit}" 2>/dev/null ||
             die "$source lacks $name commit $commit"
         git --git-dir="$gitdir" archive "$commit" | tar -x -C "$dest"

@@ -141,6 +141,9 @@ import hashlib, struct, sys
 import numpy as np, scipy.sparse as sp
 from scipy.sparse import csgraph
 args = sys.argv[1:]
+{startup}
+if "--help" in args:
+    sys.exit(print("efg_bfs [OPTIONS] INPUT_DIR"))
 n_runs, root, directory = int(args[args.index("-n") + 1]), int(args[args.index("-r") + 1]), args[-1]
 {failure}
 offsets = np.fromfile(directory + "/vertex.CSR", dtype="<u8")
@@ -161,9 +164,10 @@ for i in range(n_runs):
 '''
 
 
-def stand_in(tmp_path, failure="", offset=""):
+def stand_in(tmp_path, failure="", offset="", startup=""):
     path = tmp_path / "efg_bfs"
-    path.write_text(STAND_IN.format(python=sys.executable, failure=failure, offset=offset))
+    path.write_text(STAND_IN.format(python=sys.executable, failure=failure, offset=offset,
+                                    startup=startup))
     path.chmod(0o755)
     return path
 
@@ -203,3 +207,12 @@ def test_script_records_a_failing_binary(tmp_path):
     efg = next(r for r in record["results"] if r["contender"] == "efg")
     assert rc == 1 and efg["check"] == "error" and efg["ms"] is None
     assert "no BFS for the graph" in efg["note"]
+
+
+def test_script_stops_early_when_the_binary_cannot_start(tmp_path, capsys):
+    startup = 'sys.exit("efg_bfs: version GLIBC_2.36 not found")'
+    with pytest.raises(SystemExit) as stop:
+        run_script(tmp_path, stand_in(tmp_path, startup=startup))
+    assert stop.value.code == 2
+    assert "GLIBC_2.36 not found" in capsys.readouterr().err
+    assert not (tmp_path / "record.json").exists()
