@@ -10,7 +10,8 @@ cuGraph and every compressed layout, on one R-MAT graph, side by side.
 * :mod:`.checks`: result summaries and agreement between contenders;
 * :mod:`.report`: result rows, the description of the graphs, the tables, the JSON file;
 * :mod:`.plot`: the record as a PNG (needs matplotlib, the ``plot`` extra);
-* :mod:`.run`: :func:`run_benchmark`, the loop over graphs, contenders and algorithms.
+* :mod:`.run`: :func:`run_benchmark`, the loop over graphs, contenders and algorithms, and
+  :func:`measure_graph`, its contenders on one graph.
 """
 from .checks import PAGERANK_L1, SSSP_RTOL
 from .environment import pick_backend
@@ -26,10 +27,10 @@ from .report import (
     format_table,
     write_json,
 )
-from .run import run_benchmark
+from .run import measure_graph, run_benchmark
 from .specs import CUGRAPH, GRAPHS, OURS, SPECS, pick_formats
 
 __all__ = ["CUGRAPH", "GRAPHS", "OURS", "PAGERANK_L1", "SPECS", "SSSP_RTOL", "check_fits",
            "contender_label", "default_json_path", "describe_graphs", "failed", "format_reads",
-           "format_sizes", "format_table", "pick_backend", "pick_formats", "plot_record",
-           "require_matplotlib", "run_benchmark", "simple_edges", "write_json"]
+           "format_sizes", "format_table", "measure_graph", "pick_backend", "pick_formats",
+           "plot_record", "require_matplotlib", "run_benchmark", "simple_edges", "write_json"]

@@ -180,17 +180,10 @@ def run_benchmark(scales, *, directed=True, algorithms=tuple(SPECS), formats=Non
                 record["graphs"].append(graph)
                 log(f"  {'directed' if is_directed else 'undirected'}: {graph['vertices']:,} "
                     f"vertex ids, {graph['edges']:,} stored edges; sources {sources}")
-                shared = _Shared(counted={} if count_reads else None, deadline=deadline)
-                results = []
-                for contender in sides:
-                    log(f"  {contender.name} [{contender.format}]")
-                    results += _measure(env, df, graph, contender, specs, sources, repeats,
-                                        encode_repeats, shared, log)
-                del shared
-                reads.add_csr_ratios(results)
-                # Grouped by algorithm, contenders in their order: rows to compare are adjacent.
-                results.sort(key=lambda r: algorithms.index(r["algorithm"]))
-                record["results"].extend(results)
+                record["results"].extend(measure_graph(
+                    env, df, graph, sides, specs, sources, repeats=repeats,
+                    encode_repeats=encode_repeats, count_reads=count_reads, deadline=deadline,
+                    log=log))
                 if checkpoint is not None:
                     checkpoint(record)
             del df
@@ -198,6 +191,55 @@ def run_benchmark(scales, *, directed=True, algorithms=tuple(SPECS), formats=Non
     finally:
         log.close()
     return record
+
+
+def measure_graph(env, df, graph, sides, specs, sources, *, repeats=5, encode_repeats=3,
+                  count_reads=True, deadline=None, log=None):
+    """Every contender on one graph, one after the other, as :func:`run_benchmark` measures
+    them: each graph kind a contender needs built once, every algorithm in ``specs`` timed on
+    it and checked against the first contender's result.
+
+    Parameters
+    ----------
+    env : Environment
+        The backend (:class:`~cugraph_compressed.bench.environment.Environment`).
+    df : DataFrame
+        The edge frame every contender is built from (:func:`.graphs.simple_edges`).
+    graph : dict
+        Its record entry, from :func:`.graphs.describe_graph`.
+    sides : list of Contender
+        From :func:`.specs.contenders`; the first is the reference.
+    specs : list of Spec
+        The algorithms (:data:`.specs.SPECS` values).
+    sources : list of int
+        Start vertices of the per-source algorithms.
+    repeats, encode_repeats, count_reads
+        As in :func:`run_benchmark`.
+    deadline : float, optional
+        ``time.monotonic()`` after which nothing more is started (those rows say so).
+    log : callable, optional
+        Gets each progress line; default: print to stderr.
+
+    Returns
+    -------
+    list of dict
+        Result rows (:func:`.report.result_row`), grouped by algorithm in the order of
+        ``specs``, contenders in their order within each.
+    """
+    if not isinstance(log, _Log):
+        log = _Log(log, False, len(sides) * _steps_per_contender(specs, graph["directed"]))
+    shared = _Shared(counted={} if count_reads else None, deadline=deadline)
+    results = []
+    for contender in sides:
+        log(f"  {contender.name} [{contender.format}]")
+        results += _measure(env, df, graph, contender, specs, sources, repeats, encode_repeats,
+                            shared, log)
+    del shared
+    reads.add_csr_ratios(results)
+    # Grouped by algorithm, contenders in their order: rows to compare are adjacent.
+    names = [spec.name for spec in specs]
+    results.sort(key=lambda r: names.index(r["algorithm"]))
+    return results
 
 
 #: The note of rows not measured because the run's time limit had passed.

@@ -155,8 +155,10 @@ class Contender:
 
     @property
     def title(self):
-        """How tables and plots name it: ``cuGraph`` (``cuGraph renumber=False``) or the
-        layout's name."""
+        """How tables and plots name it: ``cuGraph`` (``cuGraph renumber=False``), the
+        layout's name, or for another implementation its name and layout (``efg (ef)``)."""
+        if self.name not in (CUGRAPH, OURS):
+            return f"{self.name} ({self.format})"
         if not self.is_cugraph:
             return self.format if self.placement == "device" else f"{self.format}@{self.placement}"
         return "cuGraph" if self.renumber else "cuGraph renumber=False"
