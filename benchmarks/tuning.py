@@ -6,7 +6,7 @@ A knob is a field of ``cugraph_compressed.TraversalConfig``, set per graph with
 ``G.traversal = TraversalConfig(**{knob: value})`` (the other fields keep their defaults):
 
 - ``warp_item_ranks``: lists of at least this many ranks are decoded by whole warps
-  (``none``: every list by single threads);
+  (``none``: every list by single threads; ``auto``: the default, per layout);
 - ``sort_frontiers_from``: frontiers at least this long are sorted by vertex id
   (``none``: never);
 - ``checked``: the checked kernels (``true``), which bound every read of the layout, against
@@ -86,8 +86,8 @@ def knob_value(text):
     lower = text.lower()
     if lower in ("true", "false"):
         return lower == "true"
-    if lower == "none":
-        return None
+    if lower in ("none", "auto"):
+        return None if lower == "none" else "auto"
     try:
         return int(text)
     except ValueError:

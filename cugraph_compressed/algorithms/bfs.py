@@ -128,9 +128,9 @@ def bfs_device(adjacency, sources, depth_limit):
                after_first=lambda: decide((1,), (1,), (state, size, np.int64(n), alpha, beta,
                                                      np.int32(bottom_up))))
         if bottom_up:
-            search_up((passes.tiles,), (BLOCK,), (run.view, np.int64(n), state, frontier_bits,
-                                                 visited, dist, pred, following, next_size,
-                                                 next_level))
+            search_up((passes.tiles(search_up),), (BLOCK,), (
+                run.view, np.int64(n), state, frontier_bits, visited, dist, pred, following,
+                next_size, next_level))
         counts.send(level, next_size)
         level += 1
         # Level `level - 2`'s output is the frontier of level `level - 1`, just enqueued: if it

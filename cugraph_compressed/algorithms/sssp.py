@@ -190,7 +190,7 @@ def sssp_device(adjacency, source: int, cutoff):
                 if not count:
                     break
                 run.order_frontier(frontier, count)
-            unqueue((passes.tiles,), (BLOCK,), (frontier, size, queued))
+            unqueue((passes.tiles(unqueue),), (BLOCK,), (frontier, size, queued))
             next_size.fill(0)
             passes(relax, frontier, size, passes.always, weights, limit, split, dist, queued,
                    far, following, next_size)

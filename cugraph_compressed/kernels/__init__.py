@@ -201,6 +201,27 @@ def grid_size(n: int, block: int) -> int:
     return max(1, min(-(-int(n) // block), 65535 * 32))
 
 
+def resident_blocks(kernel, block: int) -> int:
+    """Blocks of ``block`` threads of ``kernel`` (a loaded CuPy kernel) that the current GPU
+    holds at once, by its registers, static shared memory and thread slots: a fixed grid of
+    this many runs in one wave, where a larger one leaves a partial second wave (its tail
+    can take as long as the first).
+
+    Registers go to warps in units of 256; each block also takes 1 KiB of shared memory the
+    driver reserves."""
+    import cupy
+
+    attributes = cupy.cuda.Device().attributes
+    sms = int(attributes["MultiProcessorCount"])
+    warps = -(-block // 32)
+    registers = -(-int(kernel.num_regs) * 32 // 256) * 256 * warps
+    limits = [int(attributes["MaxThreadsPerMultiProcessor"]) // block,
+              int(attributes["MaxRegistersPerMultiprocessor"]) // max(registers, 1),
+              int(attributes["MaxSharedMemoryPerMultiprocessor"])
+              // (int(kernel.shared_size_bytes) + 1024)]
+    return sms * max(1, min(limits))
+
+
 _registry: dict[Path, object] = {}
 
 

@@ -192,6 +192,26 @@ __device__ __forceinline__ T block_inclusive_sum(T x, T& total) {
   return before + x;
 }
 
+// Exclusive running maximum of `x` (non-negative) over the threads of a block (every thread
+// calls it, the block being whole warps): the largest x of the threads before this one, 0 for
+// the first.
+__device__ __forceinline__ int block_exclusive_max(int x) {
+  __shared__ int warp_max[32];
+  const unsigned lane = lane_id(), warp = threadIdx.x / WARP;
+#pragma unroll
+  for (int d = 1; d < WARP; d <<= 1) {
+    const int y = __shfl_up_sync(FULL_WARP, x, d);
+    if (lane >= (unsigned)d) x = max(x, y);
+  }
+  if (lane == WARP - 1) warp_max[warp] = x;
+  int before = __shfl_up_sync(FULL_WARP, x, 1);
+  if (lane == 0) before = 0;
+  __syncthreads();
+  for (unsigned w = 0; w < warp; ++w) before = max(before, warp_max[w]);
+  __syncthreads();  // the next call may overwrite warp_max
+  return before;
+}
+
 // Calls a decoder's callback f(slot, v) and says whether the decode stops there: callbacks that
 // return bool stop it by returning true (early exit: bottom-up BFS stops at the first parent);
 // void ones never do.

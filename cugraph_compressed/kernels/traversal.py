@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from .._args import check_number
-from . import CHECKED, get_kernel, grid_size, register, take_faults
+from . import CHECKED, get_kernel, grid_size, register, resident_blocks, take_faults
 
 HERE = Path(__file__).parent
 #: cgc::BLOCK / cgc::ITEMS (traverse.cuh) and cgc::WARP (common.cuh); a test reads them there.
@@ -141,12 +141,16 @@ class TraversalConfig:
 
     Parameters
     ----------
-    warp_item_ranks : int or None
+    warp_item_ranks : int, None or "auto"
         Ranks of a warp item, at least (:func:`warp_item_size`): 32 per lane, so a warp's step
         amortises its owner search and list header over 32 ranks a lane, and a CGR item of
         32-residual segments gives each lane one segment.  Lists that fill one warp item go
         through warps (:func:`list_passes`); None: every list goes through the per-thread
-        kernels.
+        kernels.  ``"auto"`` (the default): :data:`AUTO_WARP_ITEM_RANKS`, 128 for ``csr``
+        and ``fl`` (whose one-rank thread items need no warps but in PageRank's product, of
+        32-rank items: lists of 128 ranks or more read coalesced by warps there) and 1024 for
+        ``ef`` and ``cgr``, as measured at R-MAT 24 on an H100
+        (``benchmarks/results/tuning/h100-scale24-pagerank-warp-item-ranks-708140e.json``).
     sort_frontiers_from : int or None
         Frontiers at least this long are sorted by vertex id before they are expanded, so the
         threads of a warp read neighbouring list headers and write neighbouring results.
@@ -186,7 +190,7 @@ class TraversalConfig:
         environment's ``CUGRAPH_COMPRESSED_HOST_SORT_FROM``.
     """
 
-    warp_item_ranks: int | None = 1024
+    warp_item_ranks: int | None | str = "auto"
     sort_frontiers_from: int | None = None
     checked: bool = field(default_factory=_checked_default)
     bottom_up_alpha: float | None = 15.0
@@ -208,9 +212,12 @@ class TraversalConfig:
                                  + (" or None" if name == "bottom_up_alpha" else ""))
         for name in ("warp_item_ranks", "sort_frontiers_from", "host_sort_frontiers_from"):
             value = getattr(self, name)
+            if name == "warp_item_ranks" and isinstance(value, str) and value == "auto":
+                continue
             if value is not None and (isinstance(value, bool)
                                       or not isinstance(value, (int, np.integer)) or value < 1):
-                raise ValueError(f"TraversalConfig.{name}={value!r} must be None or an int >= 1")
+                raise ValueError(f"TraversalConfig.{name}={value!r} must be None or an int >= 1"
+                                 + (' or "auto"' if name == "warp_item_ranks" else ""))
 
 
 DEFAULT_CONFIG = TraversalConfig(checked=False)
@@ -392,9 +399,15 @@ class SizedPasses:
         self.reduce, self.finish = (run.kernel(TRAVERSE, name)
                                     for name in ("scan_reduce", "scan_finish"))
         self.spine = TRAVERSE.kernel("scan_spine")
-        device = cp.cuda.Device()
-        # Enough resident blocks to fill every multiprocessor.
-        self.tiles = int(device.attributes["MultiProcessorCount"]) * max(1, 2048 // BLOCK)
+        self._grids = {}  # kernel -> its resident blocks
+
+    def tiles(self, kernel) -> int:
+        """The fixed grid of ``kernel``'s passes: as many blocks as the GPU holds at once
+        (``resident_blocks``), so the tile loop runs in one wave."""
+        grid = self._grids.get(kernel)
+        if grid is None:
+            grid = self._grids[kernel] = resident_blocks(kernel, BLOCK)
+        return grid
 
     def __call__(self, kernels, vertices, size, gate, *args, edges=None, after_first=None):
         """Enqueue one pass over the lists of ``vertices[:size[0]]`` (``size``: a device
@@ -415,7 +428,7 @@ class SizedPasses:
             self.spine((1,), (BLOCK,), (gate, self.sums, np.int64(SCAN_BLOCKS)))
             self.finish((SCAN_BLOCKS,), (BLOCK,), (run.view, vertices, size, gate, *shape,
                                                    self.sums, self.scan))
-            kernel((self.tiles,), (BLOCK,), (run.view, vertices, size, gate, self.scan,
+            kernel((self.tiles(kernel),), (BLOCK,), (run.view, vertices, size, gate, self.scan,
                                              self.total, np.int64(item_size), *args))
 
 
@@ -454,10 +467,19 @@ def layout_item_size(layout, ranks: int = 1, multiple_of: int = 1) -> int:
     return -(-max(ranks, 1) // step) * step
 
 
+#: ``warp_item_ranks="auto"``: by whether the view's every rank is a start (chunk size 1:
+#: csr, fl) or not (ef, cgr).
+AUTO_WARP_ITEM_RANKS = {True: 128, False: 1024}
+
+
 def warp_item_size(layout, config: TraversalConfig = DEFAULT_CONFIG) -> int:
-    """Ranks per warp item (for_each_warp_item): at least ``config.warp_item_ranks``, a
-    multiple of 32 and of the view's chunk size."""
-    return layout_item_size(layout, config.warp_item_ranks, WARP)
+    """Ranks per warp item (for_each_warp_item): at least ``config.warp_item_ranks`` (for
+    ``"auto"``, :data:`AUTO_WARP_ITEM_RANKS`), a multiple of 32 and of the view's chunk
+    size."""
+    ranks = config.warp_item_ranks
+    if ranks == "auto":
+        ranks = AUTO_WARP_ITEM_RANKS[int(layout.device_chunk_size) <= 1]
+    return layout_item_size(layout, ranks, WARP)
 
 
 def list_passes(layout, config: TraversalConfig, thread_ranks: int = 1, host_reads=False):

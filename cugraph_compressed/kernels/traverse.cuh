@@ -133,6 +133,41 @@ __device__ void count_items_impl(const View& g, const D* vertices, int all, int6
   }
 }
 
+// The first index i in [lo, hi) with scan[i] > key (hi when none), searched by the whole block
+// together: each round its BLOCK threads probe BLOCK evenly spaced entries and count those at
+// most `key`, which narrows the range about BLOCK-fold; a few rounds of parallel loads where one
+// thread's binary search makes log2(hi - lo) dependent ones while the block waits at a barrier.
+// Every thread of the block calls it with the same arguments and gets the answer.
+__device__ __forceinline__ int64_t block_upper_bound(const int64_t* scan, int64_t lo, int64_t hi,
+                                                     int64_t key) {
+  while (hi - lo > BLOCK) {
+    const int64_t span = hi - lo;
+    // Probe t sits at lo + span * (t + 1) / (BLOCK + 1): strictly increasing, inside [lo, hi).
+    auto probe = [&](int64_t t) { return lo + span * (t + 1) / (BLOCK + 1); };
+    const int below = __syncthreads_count(scan[probe(threadIdx.x)] <= key);
+    const int64_t next_lo = below ? probe(below - 1) + 1 : lo;
+    hi = below < BLOCK ? probe(below) : hi;  // scan[probe(below)] > key: the answer at most
+    lo = next_lo;
+  }
+  const int64_t i = lo + threadIdx.x;
+  return lo + __syncthreads_count(i < hi && scan[i] <= key);
+}
+
+// The same search by the 32 lanes of a converged warp (all call it with the same arguments).
+__device__ __forceinline__ int64_t warp_upper_bound(const int64_t* scan, int64_t lo, int64_t hi,
+                                                    int64_t key) {
+  const int64_t lane = lane_id();
+  while (hi - lo > WARP) {
+    const int64_t span = hi - lo;
+    auto probe = [&](int64_t t) { return lo + span * (t + 1) / (WARP + 1); };
+    const int below = __popc(__ballot_sync(FULL_WARP, scan[probe(lane)] <= key));
+    const int64_t next_lo = below ? probe(below - 1) + 1 : lo;
+    hi = below < WARP ? probe(below) : hi;
+    lo = next_lo;
+  }
+  return lo + __popc(__ballot_sync(FULL_WARP, lo + lane < hi && scan[lo + lane] <= key));
+}
+
 // Hands `item` of vertex-set member i (which has `before` items ahead of it) to f.
 template <class View, typename D, class F>
 __device__ __forceinline__ void visit_item(const View& g, const D* vertices, int all, int64_t i,
@@ -154,28 +189,45 @@ __device__ void for_each_item(const View& g, const D* vertices, int all, const i
                               int64_t n, int64_t total, int64_t item_size, F&& f,
                               int64_t tile) {
   constexpr int TILE = BLOCK * ITEMS;
-  __shared__ int64_t owners[3];        // vertex-set range [lo, hi) of this tile, scan[lo - 1]
-  __shared__ int64_t tile_scan[TILE];  // scan[lo, hi) when it fits
+  __shared__ int64_t tile_scan[TILE];    // scan[lo, hi) when it fits
+  __shared__ uint16_t tile_owner[TILE];  // then each item's k: its vertex-set member is lo + k
   const int64_t tile_begin = tile * TILE;
   const int64_t tile_end = min(tile_begin + (int64_t)TILE, total);
-  if (threadIdx.x == 0) {
-    owners[0] = upper_bound(scan, (int64_t)0, n, tile_begin);
-    owners[1] = upper_bound(scan, owners[0], n, tile_end - 1) + 1;
-    owners[2] = owners[0] ? scan[owners[0] - 1] : 0;
-  }
-  __syncthreads();
-  const int64_t lo = owners[0], hi = owners[1], before = owners[2];
+  // The tile's vertex-set range [lo, hi) and the items before it.
+  const int64_t lo = block_upper_bound(scan, 0, n, tile_begin);
+  const int64_t hi = block_upper_bound(scan, lo, n, tile_end - 1) + 1;
+  const int64_t before = lo ? scan[lo - 1] : 0;
   // Vertices without items can make the range longer than the tile; then search globally.
-  const bool local = hi - lo <= TILE;
-  if (local)
+  const bool local = hi - lo <= TILE;  // the same for the whole block
+  if (local) {
     for (int64_t k = threadIdx.x; k < hi - lo; k += BLOCK) tile_scan[k] = scan[lo + k];
+#pragma unroll
+    for (int j = 0; j < ITEMS; ++j) tile_owner[j * BLOCK + threadIdx.x] = 0;
+    __syncthreads();
+    // Each item's owner without a search per item: every non-empty list but the first marks
+    // its first item with its k, and a running maximum over the tile carries each mark to the
+    // list's other items (a load-balanced search).
+    for (int64_t k = 1 + threadIdx.x; k < hi - lo; k += BLOCK)
+      if (tile_scan[k] > tile_scan[k - 1]) tile_owner[tile_scan[k - 1] - tile_begin] = (uint16_t)k;
+    __syncthreads();
+    int running[ITEMS], mine = 0;
+#pragma unroll
+    for (int j = 0; j < ITEMS; ++j) {
+      mine = max(mine, (int)tile_owner[threadIdx.x * ITEMS + j]);
+      running[j] = mine;
+    }
+    const int carried = block_exclusive_max(mine);
+#pragma unroll
+    for (int j = 0; j < ITEMS; ++j)
+      tile_owner[threadIdx.x * ITEMS + j] = (uint16_t)max(carried, running[j]);
+  }
   __syncthreads();
 #pragma unroll
   for (int j = 0; j < ITEMS; ++j) {
     const int64_t item = tile_begin + (int64_t)j * BLOCK + threadIdx.x;
     if (item >= tile_end) continue;
     if (local) {
-      const int64_t k = upper_bound(tile_scan, (int64_t)0, hi - lo, item);
+      const int64_t k = tile_owner[j * BLOCK + threadIdx.x];
       visit_item(g, vertices, all, lo + k, k ? tile_scan[k - 1] : before, item, item_size, f);
     } else {
       const int64_t i = upper_bound(scan, lo, hi, item);
@@ -184,9 +236,9 @@ __device__ void for_each_item(const View& g, const D* vertices, int all, const i
   }
 }
 
-// Warp w of a block takes items w, w + WARPS, ... of the block's tile.  Its lanes run the same
-// owner search (the same loads, served as broadcasts), so they stay converged and call f
-// together; the search goes on from the previous owner, items being increasing.
+// Warp w of a block takes items w, w + WARPS, ... of the block's tile.  Its lanes search the
+// owner together (warp_upper_bound), so they stay converged and call f together; the search
+// goes on from the previous owner, items being increasing.
 template <class View, typename D, class F>
 __device__ void for_each_warp_item(const View& g, const D* vertices, int all, const int64_t* scan,
                                    int64_t n, int64_t total, int64_t item_size, F&& f,
@@ -196,7 +248,7 @@ __device__ void for_each_warp_item(const View& g, const D* vertices, int all, co
   const int64_t tile_end = min(tile_begin + (int64_t)TILE, total);
   int64_t i = 0;
   for (int64_t item = tile_begin + threadIdx.x / WARP; item < tile_end; item += WARPS) {
-    i = upper_bound(scan, i, n, item);
+    i = warp_upper_bound(scan, i, n, item);
     visit_item(g, vertices, all, i, i ? scan[i - 1] : 0, item, item_size, f);
   }
 }

@@ -3,6 +3,7 @@ import inspect
 import subprocess
 import sys
 
+import pandas as pd
 import pytest
 
 import cugraph_compressed as cgc
@@ -89,6 +90,23 @@ def test_traversal_config_rejects_bad_knobs(knob, bad):
 def test_traversal_config_rejects_bad_bfs_switch(knob, bad, error):
     with pytest.raises(error, match=knob):
         cgc.TraversalConfig(**{knob: bad})
+
+
+def test_warp_item_ranks_auto_picks_by_layout():
+    """"auto" (the default) sends lists of 128 ranks or more to warps on the random-access
+    layouts and of 1024 or more on the others; an int applies to every layout."""
+    from cugraph_compressed.kernels.traversal import warp_item_size
+
+    edges = pd.DataFrame({"source": [0, 1, 2], "destination": [1, 2, 0]})
+    sizes = {}
+    for fmt in ("csr", "fl", "ef", "cgr"):
+        G = cgc.CompressedGraph(directed=True, format=fmt).from_pandas_edgelist(edges)
+        assert cgc.TraversalConfig().warp_item_ranks == "auto"
+        layout = G.view().adjacency("out").layout
+        sizes[fmt] = warp_item_size(layout, cgc.TraversalConfig())
+        assert warp_item_size(layout, cgc.TraversalConfig(warp_item_ranks=2048)) >= 2048
+    assert sizes["csr"] == sizes["fl"] == 128
+    assert sizes["ef"] >= 1024 and sizes["cgr"] >= 1024
 
 
 def test_traversal_config_bfs_switch_values():

@@ -46,6 +46,10 @@ struct ShimWarp {
 inline std::barrier<>* shim_block_barrier = nullptr;  // set while a block runs
 inline thread_local ShimWarp* shim_warp = nullptr;     // this thread's warp while a block runs
 inline thread_local unsigned shim_exchanges = 0;       // exchanges this lane took part in
+// __syncthreads_count's tallies, used in turn (call c adds to tally c % 3), and the calls this
+// thread made in its block.
+inline std::atomic<int> shim_tallies[3];
+inline thread_local unsigned shim_counts = 0;
 
 // Runs kernel() as `grid` blocks of `block` threads, one block at a time.
 template <class Kernel>
@@ -56,6 +60,7 @@ inline void shim_launch(unsigned grid, unsigned block, Kernel&& kernel) {
     for (unsigned lane0 = 0; lane0 < block; lane0 += 32)
       warps.emplace_back(std::min(32u, block - lane0));
     shim_block_barrier = &barrier;
+    for (auto& tally : shim_tallies) tally = 0;
     std::vector<std::thread> threads;
     for (unsigned t = 0; t < block; ++t)
       threads.emplace_back([&, t] {
@@ -65,6 +70,7 @@ inline void shim_launch(unsigned grid, unsigned block, Kernel&& kernel) {
         gridDim.x = grid;
         shim_warp = &warps[t / 32];
         shim_exchanges = 0;
+        shim_counts = 0;
         kernel();
       });
     for (auto& thread : threads) thread.join();
@@ -73,6 +79,18 @@ inline void shim_launch(unsigned grid, unsigned block, Kernel&& kernel) {
 }
 
 inline void __syncthreads() { shim_block_barrier->arrive_and_wait(); }
+
+// Every thread adds its vote to this call's tally, then waits for the block; once past the
+// barrier, every thread has read the previous call's tally, so thread 0 clears it for the call
+// after this one.
+inline int __syncthreads_count(int predicate) {
+  const unsigned call = shim_counts++;
+  if (predicate) ++shim_tallies[call % 3];
+  shim_block_barrier->arrive_and_wait();
+  const int count = shim_tallies[call % 3];
+  if (threadIdx.x == 0) shim_tallies[(call + 2) % 3] = 0;
+  return count;
+}
 
 inline unsigned shim_lane() { return threadIdx.x & 31u; }
 
