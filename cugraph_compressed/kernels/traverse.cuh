@@ -190,7 +190,7 @@ __device__ void for_each_item(const View& g, const D* vertices, int all, const i
                               int64_t tile) {
   constexpr int TILE = BLOCK * ITEMS;
   __shared__ int64_t tile_scan[TILE];    // scan[lo, hi) when it fits
-  __shared__ uint16_t tile_owner[TILE];  // then each item's k: its vertex-set member is lo + k
+  __shared__ unsigned short tile_owner[TILE];  // then each item's k: its member is lo + k
   const int64_t tile_begin = tile * TILE;
   const int64_t tile_end = min(tile_begin + (int64_t)TILE, total);
   // The tile's vertex-set range [lo, hi) and the items before it.
@@ -208,7 +208,8 @@ __device__ void for_each_item(const View& g, const D* vertices, int all, const i
     // its first item with its k, and a running maximum over the tile carries each mark to the
     // list's other items (a load-balanced search).
     for (int64_t k = 1 + threadIdx.x; k < hi - lo; k += BLOCK)
-      if (tile_scan[k] > tile_scan[k - 1]) tile_owner[tile_scan[k - 1] - tile_begin] = (uint16_t)k;
+      if (tile_scan[k] > tile_scan[k - 1])
+        tile_owner[tile_scan[k - 1] - tile_begin] = (unsigned short)k;
     __syncthreads();
     int running[ITEMS], mine = 0;
 #pragma unroll
@@ -219,7 +220,7 @@ __device__ void for_each_item(const View& g, const D* vertices, int all, const i
     const int carried = block_exclusive_max(mine);
 #pragma unroll
     for (int j = 0; j < ITEMS; ++j)
-      tile_owner[threadIdx.x * ITEMS + j] = (uint16_t)max(carried, running[j]);
+      tile_owner[threadIdx.x * ITEMS + j] = (unsigned short)max(carried, running[j]);
   }
   __syncthreads();
 #pragma unroll
