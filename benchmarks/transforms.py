@@ -123,16 +123,20 @@ def max_degree(G) -> int:
     return int(degrees.max()) if layout.num_vertices else 0
 
 
-def results(G, algorithm, start):
-    """The algorithm's result as host arrays indexed by vertex (renumber=False graphs)."""
+def call(G, algorithm, start):
+    """The algorithm's call on G, what is timed: its frame, where the graph is."""
     if algorithm == "bfs":
-        frame = cgc.bfs(G, start)
-    elif algorithm == "sssp":
-        frame = cgc.sssp(G, start)
-    elif algorithm == "pagerank":
-        frame = cgc.pagerank(G, tol=1e-6, max_iter=500)
-    else:
-        frame = cgc.weakly_connected_components(G)
+        return cgc.bfs(G, start)
+    if algorithm == "sssp":
+        return cgc.sssp(G, start)
+    if algorithm == "pagerank":
+        return cgc.pagerank(G, tol=1e-6, max_iter=500)
+    return cgc.weakly_connected_components(G)
+
+
+def values(frame, algorithm):
+    """The result column of a call's frame as a host array indexed by vertex (renumber=False
+    graphs); not timed."""
     frame = frame.to_pandas() if hasattr(frame, "to_pandas") else frame
     frame = frame.sort_values("vertex")
     column = {"bfs": "distance", "sssp": "distance", "pagerank": "pagerank", "wcc": "labels"}
@@ -157,8 +161,8 @@ def measure(env, G, reference, algorithms, start, repeats):
     for algorithm in algorithms:
         if algorithm == "wcc" and G.is_directed():
             continue
-        timing, (result,) = time_calls(env, lambda g, a=algorithm: results(g, a, start), G,
-                                       [()], repeats, lambda r: r)
+        timing, (result,) = time_calls(env, lambda g, a=algorithm: call(g, a, start), G,
+                                       [()], repeats, lambda r, a=algorithm: values(r, a))
         reference.setdefault(algorithm, result)
         out[algorithm] = {"ms": round(timing["ms"], 3),
                           "check": same(algorithm, result, reference[algorithm])}
