@@ -53,3 +53,11 @@ def bad_weights(weights, negative: bool = False):
             return count, start + int(bad.argmax())
     return count, None  # not reached: the count found one
 
+
+def graph_bad_weights(adjacency, negative: bool = False):
+    """:func:`bad_weights` of the adjacency's weights, counted once per graph: a graph is
+    immutable once built, so the answer is kept with its other derived values
+    (``Adjacency.derive``) and later calls of SSSP or PageRank skip the pass over the
+    weights."""
+    return adjacency.derive(("bad_weights", negative),
+                            lambda: bad_weights(adjacency.weights, negative))

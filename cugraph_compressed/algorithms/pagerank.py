@@ -20,7 +20,7 @@ from .._args import check_bool, check_number
 from .._backend import to_host
 from ..graph_view import ANY
 from ..kernels.traversal import Module, Traversal
-from ._weights import bad_weights
+from ._weights import graph_bad_weights
 from .registry import ALGORITHMS, front_door
 
 TRANSPOSED_WARNING = ("Pagerank expects the 'store_transposed' flag to be set to 'True' for "
@@ -84,7 +84,7 @@ def check_weights(adjacency) -> None:
     weights = adjacency.weights
     if weights is None:
         return
-    count, first = bad_weights(weights)
+    count, first = graph_bad_weights(adjacency)
     if count:
         raise ValueError(f"pagerank cannot converge with NaN edge weights: {count} "
                          f"weight(s) are NaN, the first at stored edge {first}")

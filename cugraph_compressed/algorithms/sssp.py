@@ -17,14 +17,14 @@ from .._args import check_number
 from .._backend import is_scalar
 from ..graph_view import OUT
 from ..kernels.traversal import BLOCK, LaggedCounts, Module, SizedPasses, Traversal
-from ._weights import bad_weights
+from ._weights import graph_bad_weights
 from .registry import ALGORITHMS, front_door
 
 
 def check_weights(adjacency) -> None:
     """ValueError naming the first negative or NaN weight (cuGraph does not check)."""
     weights = adjacency.weights
-    count, first = bad_weights(weights, negative=True)
+    count, first = graph_bad_weights(adjacency, negative=True)
     if count:
         raise ValueError(f"sssp needs non-negative weights; found weight "
                          f"{float(weights[first])!r} ({count} negative or NaN weight(s) in all)")

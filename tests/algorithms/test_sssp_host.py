@@ -88,3 +88,27 @@ def test_errors():
     with pytest.raises(ValueError, match="source vertex 9"):
         sssp(ok, 9)
     assert sssp(ok, indices=0)["distance"].tolist() == [0.0, 1.0, 3.0]
+
+
+def test_weights_are_checked_once_per_graph(monkeypatch):
+    """SSSP and PageRank count bad weights on a graph's first call only (the graph is
+    immutable), and each algorithm's own rule is counted once: NaN for PageRank, NaN or
+    negative for SSSP."""
+    from cugraph_compressed.algorithms import _weights
+
+    calls = []
+    counted = _weights.bad_weights
+    monkeypatch.setattr(_weights, "bad_weights",
+                        lambda w, negative=False: calls.append(negative) or counted(w, negative))
+    edges = pd.DataFrame({"source": [0, 1, 2], "destination": [1, 2, 0],
+                          "weight": [1.0, 2.0, 0.5]})
+    G = cgc.CompressedGraph(directed=True).from_pandas_edgelist(edges, weight="weight")
+    for _ in range(3):
+        cgc.sssp(G, 0)
+        cgc.pagerank(G)
+    assert sorted(calls) == [False, True]
+    bad = cgc.CompressedGraph(directed=True).from_pandas_edgelist(
+        edges.assign(weight=[1.0, -2.0, 0.5]), weight="weight")
+    for _ in range(2):  # refused every time, not only when first counted
+        with pytest.raises(ValueError, match="non-negative weights; found weight -2.0"):
+            cgc.sssp(bad, 0)
