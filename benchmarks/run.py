@@ -39,8 +39,7 @@ def main(argv=None):
                    help="our graphs' internal vertex order (sorted)")
     p.add_argument("--placements", nargs="+", choices=("device", "host", "auto"),
                    default=["device"],
-                   help="measure each layout in these placements (device; auto once the "
-                        "package offers it)")
+                   help="measure each layout in these placements (device)")
     p.add_argument("--no-reads", action="store_true",
                    help="do not count the lines and bytes each run reads (counted by default, "
                         "outside the timed calls)")

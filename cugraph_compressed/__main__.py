@@ -37,6 +37,13 @@ def _parser():
     p.add_argument("--cugraph-renumber-false", action="store_true",
                    help="also time cuGraph built with renumber=False (the baseline is cuGraph's "
                         "default, renumber=True, as every contender builds)")
+    p.add_argument("--vertex-order", choices=("sorted", "degree"), default="sorted",
+                   help="the compressed graphs' internal vertex order (default sorted)")
+    p.add_argument("--placements", nargs="+", choices=("device", "host", "auto"),
+                   default=["device"],
+                   help="where each layout keeps its per-edge buffers on a GPU: device, host "
+                        "(pinned host memory, read zero-copy) or auto; several time each "
+                        "layout in each (default device)")
     p.add_argument("--json", metavar="PATH", default=None, help="also write the results as JSON")
     p.add_argument("--plot", metavar="PATH", default=None,
                    help="also draw times and bytes per layout as a PNG (needs matplotlib: "
@@ -70,6 +77,11 @@ def _print(record, why_host):
           + (f", per source for {' and '.join(per_source)}" if per_source else "")
           + ";\n       GTEPS: stored edges per second / 1e9):")
     print(bench.format_table(record))
+    # The zero-copy bound the reads are measured against is the GPU's: no table on the host.
+    if record["backend"] == "device" and (reads := bench.format_reads(record)):
+        print("\nreads of the per-edge buffers (host and auto placements; x bound: time / "
+              "max(lines / 49 M/s, bytes / 51 GB/s)):")
+        print(reads)
 
 
 def main(argv=None):
@@ -101,8 +113,8 @@ def main(argv=None):
     record = bench.run_benchmark(
         [scale], directed=_directions(args), formats=formats, repeats=repeats,
         num_sources=sources, edge_factor=args.edge_factor, seed=args.seed, backend=backend,
-        cugraph_renumber_false=args.cugraph_renumber_false, log=lambda line: None,
-        progress=None)
+        cugraph_renumber_false=args.cugraph_renumber_false, vertex_order=args.vertex_order,
+        placements=args.placements, log=lambda line: None, progress=None)
     _print(record, why_host)
     if args.json or args.plot:
         print()

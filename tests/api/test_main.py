@@ -200,3 +200,21 @@ def test_fit_check_names_the_largest_scale():
         check_fits(21, 16, "host", available=room)
     with pytest.raises(ValueError, match="no scale fits"):
         check_fits(5, 16, "host", available=10)
+
+
+def test_placements_and_vertex_order_reach_every_layout(capsys, tmp_path):
+    """--placements times each layout in each placement (the host backend accepts both: its
+    buffers have one place to be) and --vertex-order builds in that order; every result agrees
+    with the first contender's."""
+    status = main(["--scale", "6", "--repeats", "1", "--sources", "1", "--backend", "host",
+                   "--directed", "--placements", "device", "host", "--vertex-order", "degree",
+                   "--json", str(tmp_path / "run.json")])
+    out = capsys.readouterr().out
+    assert status == 0
+    settings = json.loads((tmp_path / "run.json").read_text())["settings"]
+    assert settings["vertex_order"] == "degree" and settings["placements"] == ["device", "host"]
+    for name in FORMATS:
+        assert re.search(rf"\bbfs\s+{name}\s", out) and re.search(rf"\bbfs\s+{name}@host\s", out)
+    assert "MISMATCH" not in out
+    with pytest.raises(SystemExit):
+        main(["--placements", "pinned"])
