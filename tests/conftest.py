@@ -1,5 +1,7 @@
 """Test configuration: GPU tests skip with a reason on machines without a usable GPU, and fail
 instead when CUGRAPH_COMPRESSED_REQUIRE_GPU=1 (set on GPU hosts, so nothing passes by skipping)."""
+import gc
+
 import pytest
 from networkx_entry_points import register_checkout
 
@@ -7,6 +9,13 @@ from cugraph_compressed._backend import REQUIRE_GPU_ENV, gpu_required, gpu_unava
 
 # Before anything imports networkx: a checkout that is not installed shows NetworkX the backend.
 register_checkout()
+
+
+def pytest_collection_finish(session):
+    # What collection made (every test module, item and parameter: a quarter of a million
+    # objects) lives to the end of the session; frozen, the collector skips it, and a full
+    # collection (the benchmark runs one before each measurement) scans only what tests made.
+    gc.freeze()
 
 
 @pytest.fixture(autouse=True)

@@ -1,29 +1,51 @@
 // Lets the device views (formats/*.cuh) and the traversal core (algorithms/traverse.cuh)
 // compile as plain C++ on a CPU, so CI runs them under AddressSanitizer against the host
-// decoders (tests/native/test_device_views_native.py).  shim_launch runs a grid block after block, a
-// block as blockDim std::threads: shared memory is static (one block at a time), __syncthreads
+// decoders (tests/native/test_device_views_native.py).  shim_launch runs a grid block after
+// block, a block as blockDim lanes: shared memory is static (one block at a time), __syncthreads
 // a block barrier; atomics are std::atomic_ref.
 //
-// Warps are real: the threads of a block form warps of 32 lanes, each with its own barrier and
-// exchange slots, so warp-cooperative code (shuffles, ballots, scans) runs its lanes
-// concurrently and a lane that misses a collective deadlocks the test instead of passing it.
-// Collectives take the full mask (0xFFFFFFFF, all 32 lanes converged) or the calling lane's own
-// bit; anything else aborts.  __activemask answers the calling lane alone: a CPU thread cannot
-// see which lanes are converged with it, and a lone lane is what a GPU that runs divergent lanes
-// one at a time answers too, so code that is correct for any active mask is tested that way.
+// A lane is a fiber (ucontext) with a stack of its own, and the lanes of a block take turns on
+// one OS thread: a lane runs until it waits at a barrier, then the next ready lane runs.  An OS
+// thread per lane made every barrier a round of futex waits and context switches among 256
+// threads on a CPU or two, minutes of kernel time per test; the fibers give the same
+// interleavings a barrier allows, every run the same, and AddressSanitizer follows each switch
+// (__sanitizer_start_switch_fiber), so it checks every lane's stack as its own.
+//
+// Warps are real: the lanes of a block form warps of 32, each with its own barrier and exchange
+// slots, so warp-cooperative code (shuffles, ballots, scans) runs all 32 lanes through each
+// collective, and a lane that misses a collective leaves the others waiting: the block aborts,
+// naming the lanes, instead of passing.  Collectives take the full mask (0xFFFFFFFF, all 32
+// lanes converged) or the calling lane's own bit; anything else aborts.  __activemask answers
+// the calling lane alone: a lane cannot see which lanes are converged with it, and a lone lane
+// is what a GPU that runs divergent lanes one at a time answers too, so code that is correct
+// for any active mask is tested that way.
 #pragma once
+#include <sys/mman.h>
+#include <ucontext.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cmath>
-#include <barrier>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
-#include <thread>
 #include <type_traits>
 #include <vector>
+
+#if defined(__SANITIZE_ADDRESS__)
+#define SHIM_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SHIM_ASAN 1
+#endif
+#endif
+#ifdef SHIM_ASAN
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
+#endif
 
 #define __device__
 #define __host__
@@ -34,59 +56,212 @@
 #define asm(...) ((void)0)  // the PTX in common.cuh is never called here
 
 struct ShimDim3 { unsigned x = 0, y = 0, z = 0; };
-inline thread_local ShimDim3 threadIdx, blockIdx, blockDim{1, 1, 1}, gridDim{1, 1, 1};
+// The running lane's: the scheduler sets threadIdx before it switches to a lane.  Outside a
+// launch, device code called from the host runs as a grid of one thread (the drivers count
+// items that way), so every launch leaves them so.
+inline ShimDim3 threadIdx, blockIdx, blockDim{1, 1, 1}, gridDim{1, 1, 1};
+
+struct ShimWarp;
+
+// One lane of the running block: its fiber, its stack and what the lane's globals hold.
+struct ShimLane {
+  ucontext_t context{};
+  unsigned index = 0;
+  ShimWarp* warp = nullptr;
+  unsigned exchanges = 0;  // exchanges this lane took part in
+  unsigned counts = 0;     // __syncthreads_count calls this lane made
+  bool done = false;
+  const char* waits_at = nullptr;  // the barrier the lane waits at, if it does
+  void* fake_stack = nullptr;  // AddressSanitizer's, while the lane is switched out
+};
+
+// The block that runs now: its lanes, the ones ready to run, and the scheduler's context.
+struct ShimBlock {
+  ucontext_t scheduler{};  // no stack named: AddressSanitizer's swapcontext clears none
+  std::vector<ShimLane> lanes;
+  std::deque<ShimLane*> ready;
+  ShimLane* current = nullptr;
+  void (*kernel)(void*) = nullptr;
+  void* closure = nullptr;
+  const void* scheduler_stack = nullptr;  // its bounds, for AddressSanitizer
+  size_t scheduler_stack_size = 0;
+};
+inline ShimBlock* shim_block = nullptr;          // set while a block runs
+inline ShimWarp* shim_warp = nullptr;            // the running lane's warp
+inline unsigned shim_exchanges = 0;              // the running lane's exchange count
+
+// From the running lane to the scheduler; returns when the scheduler switches back.
+inline void shim_switch_out(bool finished) {
+  ShimBlock& block = *shim_block;
+  ShimLane& lane = *block.current;
+  lane.exchanges = shim_exchanges;
+#ifdef SHIM_ASAN
+  // A finished lane's fake stack goes (nullptr); a waiting one keeps it for its return.
+  __sanitizer_start_switch_fiber(finished ? nullptr : &lane.fake_stack, block.scheduler_stack,
+                                 block.scheduler_stack_size);
+#endif
+  swapcontext(&lane.context, &block.scheduler);
+#ifdef SHIM_ASAN
+  __sanitizer_finish_switch_fiber(lane.fake_stack, nullptr, nullptr);
+#endif
+}
+
+inline void shim_lane_main() {
+#ifdef SHIM_ASAN
+  __sanitizer_finish_switch_fiber(nullptr, &shim_block->scheduler_stack,
+                                  &shim_block->scheduler_stack_size);
+#endif
+  shim_block->kernel(shim_block->closure);
+  shim_block->current->done = true;
+  shim_switch_out(true);  // never resumed
+  std::abort();
+}
+
+// A barrier of `expected` lanes: the last to arrive makes the others ready and runs on.
+struct ShimBarrier {
+  ShimBarrier(unsigned expected, const char* name) : expected(expected), name(name) {}
+  unsigned expected, arrived = 0;
+  const char* name;
+  std::vector<ShimLane*> waiting;
+
+  void arrive_and_wait() {
+    if (++arrived == expected) {
+      arrived = 0;
+      for (ShimLane* lane : waiting) {
+        lane->waits_at = nullptr;
+        shim_block->ready.push_back(lane);
+      }
+      waiting.clear();
+      return;
+    }
+    shim_block->current->waits_at = name;
+    waiting.push_back(shim_block->current);
+    shim_switch_out(false);
+  }
+};
 
 // Lanes exchange values through two sets of slots used in turn: a lane can write the next
 // exchange's set only after the barrier that every lane reaches once done reading it.
 struct ShimWarp {
-  explicit ShimWarp(std::ptrdiff_t lanes) : barrier(lanes) {}
-  std::barrier<> barrier;
+  explicit ShimWarp(unsigned lanes) : barrier(lanes, "its warp's collective") {}
+  ShimBarrier barrier;
   uint64_t slots[2][32] = {};
 };
-inline std::barrier<>* shim_block_barrier = nullptr;  // set while a block runs
-inline thread_local ShimWarp* shim_warp = nullptr;     // this thread's warp while a block runs
-inline thread_local unsigned shim_exchanges = 0;       // exchanges this lane took part in
-// __syncthreads_count's tallies, used in turn (call c adds to tally c % 3), and the calls this
-// thread made in its block.
-inline std::atomic<int> shim_tallies[3];
-inline thread_local unsigned shim_counts = 0;
 
-// Runs kernel() as `grid` blocks of `block` threads, one block at a time.
+// Lane stacks, kept from block to block: mapped once, a guard page below each, so a lane that
+// overflows its stack faults instead of writing over another's.
+constexpr size_t SHIM_STACK = 256 * 1024;
+inline std::vector<char*> shim_stacks;
+
+inline char* shim_stack(unsigned lane) {
+  static const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+  while (shim_stacks.size() <= lane) {
+    void* map = mmap(nullptr, SHIM_STACK + page, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (map == MAP_FAILED || mprotect(map, page, PROT_NONE) != 0) {
+      std::perror("shim: mapping a lane stack");
+      std::abort();
+    }
+    shim_stacks.push_back((char*)map + page);
+  }
+  return shim_stacks[lane];
+}
+
+inline ShimBarrier* shim_block_barrier = nullptr;  // set while a block runs
+// __syncthreads_count's tallies, used in turn (a block's call c adds to tally c % 3).
+inline int shim_tallies[3];
+
+// Runs kernel() as `grid` blocks of `block` lanes, one block at a time.
 template <class Kernel>
 inline void shim_launch(unsigned grid, unsigned block, Kernel&& kernel) {
+  if (shim_block != nullptr) {
+    std::fprintf(stderr, "shim_launch inside a running block\n");
+    std::abort();
+  }
   for (unsigned b = 0; b < grid; ++b) {
-    std::barrier<> barrier(block);
+    ShimBlock running;
+    ShimBarrier barrier(block, "__syncthreads");
     std::deque<ShimWarp> warps;
     for (unsigned lane0 = 0; lane0 < block; lane0 += 32)
       warps.emplace_back(std::min(32u, block - lane0));
+    running.kernel = [](void* k) { (*static_cast<std::remove_reference_t<Kernel>*>(k))(); };
+    running.closure = (void*)&kernel;
+    running.lanes.resize(block);
+    for (unsigned t = 0; t < block; ++t) {
+      ShimLane& lane = running.lanes[t];
+      lane.index = t;
+      lane.warp = &warps[t / 32];
+      char* stack = shim_stack(t);
+#ifdef SHIM_ASAN
+      ASAN_UNPOISON_MEMORY_REGION(stack, SHIM_STACK);  // what an earlier lane left poisoned
+#endif
+      getcontext(&lane.context);
+      lane.context.uc_stack.ss_sp = stack;
+      lane.context.uc_stack.ss_size = SHIM_STACK;
+      lane.context.uc_link = nullptr;
+      makecontext(&lane.context, shim_lane_main, 0);
+      // AddressSanitizer's swapcontext clears the shadow of the stack named here on every
+      // switch, which would drop the redzones of the lane's live frames: name none.
+      lane.context.uc_stack.ss_sp = nullptr;
+      lane.context.uc_stack.ss_size = 0;
+      running.ready.push_back(&lane);
+    }
+    blockIdx.x = b;
+    blockDim.x = block;
+    gridDim.x = grid;
+    shim_block = &running;
     shim_block_barrier = &barrier;
-    for (auto& tally : shim_tallies) tally = 0;
-    std::vector<std::thread> threads;
-    for (unsigned t = 0; t < block; ++t)
-      threads.emplace_back([&, t] {
-        threadIdx.x = t;
-        blockIdx.x = b;
-        blockDim.x = block;
-        gridDim.x = grid;
-        shim_warp = &warps[t / 32];
-        shim_exchanges = 0;
-        shim_counts = 0;
-        kernel();
-      });
-    for (auto& thread : threads) thread.join();
+    for (int& tally : shim_tallies) tally = 0;
+    while (!running.ready.empty()) {
+      ShimLane* lane = running.ready.front();
+      running.ready.pop_front();
+      running.current = lane;
+      threadIdx.x = lane->index;
+      shim_warp = lane->warp;
+      shim_exchanges = lane->exchanges;
+#ifdef SHIM_ASAN
+      void* fake_stack = nullptr;
+      __sanitizer_start_switch_fiber(&fake_stack, shim_stack(lane->index), SHIM_STACK);
+#endif
+      swapcontext(&running.scheduler, &lane->context);
+#ifdef SHIM_ASAN
+      __sanitizer_finish_switch_fiber(fake_stack, nullptr, nullptr);
+#endif
+    }
+    shim_block = nullptr;
     shim_block_barrier = nullptr;
+    shim_warp = nullptr;
+    threadIdx = blockIdx = ShimDim3{};
+    blockDim = gridDim = ShimDim3{1, 1, 1};
+    for (const ShimLane& lane : running.lanes) {
+      if (lane.done) continue;
+      // No lane can run and some wait: a barrier that not every lane reaches.
+      std::fprintf(stderr, "shim: block %u of %u: lane %u waits at %s for lanes that never "
+                   "come\n", b, grid, lane.index, lane.waits_at);
+      std::abort();
+    }
   }
 }
 
-inline void __syncthreads() { shim_block_barrier->arrive_and_wait(); }
+inline void __syncthreads() {
+  if (shim_block_barrier == nullptr) {
+    std::fprintf(stderr, "__syncthreads outside shim_launch\n");
+    std::abort();
+  }
+  shim_block_barrier->arrive_and_wait();
+}
 
-// Every thread adds its vote to this call's tally, then waits for the block; once past the
-// barrier, every thread has read the previous call's tally, so thread 0 clears it for the call
+// Every lane adds its vote to this call's tally, then waits for the block; once past the
+// barrier, every lane has read the previous call's tally, so lane 0 clears it for the call
 // after this one.
 inline int __syncthreads_count(int predicate) {
-  const unsigned call = shim_counts++;
+  if (shim_block == nullptr) {
+    std::fprintf(stderr, "__syncthreads_count outside shim_launch\n");
+    std::abort();
+  }
+  const unsigned call = shim_block->current->counts++;
   if (predicate) ++shim_tallies[call % 3];
-  shim_block_barrier->arrive_and_wait();
+  __syncthreads();
   const int count = shim_tallies[call % 3];
   if (threadIdx.x == 0) shim_tallies[(call + 2) % 3] = 0;
   return count;

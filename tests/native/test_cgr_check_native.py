@@ -5,11 +5,12 @@ of tests/formats/test_format_cgr.py and on every single-bit flip of small stream
 nothing outside the buffers.
 
 The GPU test (tests/formats/test_gpu_format_cgr.py) runs the real kernel the same way."""
-import shutil
+import functools
 import struct
 import subprocess
 from pathlib import Path
 
+import native_build
 import numpy as np
 import pandas as pd
 import pytest
@@ -19,7 +20,6 @@ import cugraph_compressed as cgc
 from cugraph_compressed.formats import LayoutInvariantError, cgr
 from cugraph_compressed.formats.base import FirstBroken
 from cugraph_compressed.generators import rmat_edgelist
-from cugraph_compressed.kernels import PACKAGE_ROOT
 
 NATIVE = Path(__file__).resolve().parent
 
@@ -28,18 +28,9 @@ BUFFERS = ("edge_offsets", "edge_offsets_high", "bit_offsets", "bit_offsets_high
 
 @pytest.fixture(scope="module")
 def driver(tmp_path_factory):
-    compiler = shutil.which("g++") or shutil.which("c++")
-    if compiler is None:
-        pytest.skip("no C++ compiler (g++) to build the cgr check for the CPU")
-    exe = tmp_path_factory.mktemp("cgr_check") / "cgr_check_driver"
-    cmd = [compiler, "-std=c++20", "-O1", "-g", "-pthread", "-fsanitize=address,undefined",
-           "-fno-sanitize-recover=all", "-fno-omit-frame-pointer", "-Wall",
-           "-Wno-unused-function", "-Wno-unknown-pragmas", f"-I{NATIVE}", f"-I{PACKAGE_ROOT}",
-           str(NATIVE / "cgr_check_driver.cpp"), "-o", str(exe)]
-    done = subprocess.run(cmd, capture_output=True, text=True)
-    if done.returncode != 0 and "sanitize" in done.stderr and "cannot find" in done.stderr:
-        pytest.skip(f"the compiler has no sanitizer runtime: {done.stderr.strip()[:300]}")
-    assert done.returncode == 0, done.stderr
+    folder = native_build.session_folder(tmp_path_factory, "cgr_check")
+    compile_it = functools.partial(native_build.compile_driver, NATIVE / "cgr_check_driver.cpp")
+    exe = native_build.build_once(folder, {"cgr_check_driver": compile_it}, "cgr_check_driver")
     process = subprocess.Popen([str(exe)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE)
     yield process

@@ -6,11 +6,13 @@ corrupted ones without a read past a buffer or an endless loop, reporting the co
 
 The GPU tests run the same views inside the real kernels; this runs them everywhere CI does.
 """
-import shutil
+import functools
+import re
 import struct
 import subprocess
 from pathlib import Path
 
+import native_build
 import numpy as np
 import pandas as pd
 import pytest
@@ -21,7 +23,7 @@ from cugraph_compressed._split import SplitArray
 from cugraph_compressed.algorithms.pagerank import ITEM_RANKS
 from cugraph_compressed.formats import FORMATS
 from cugraph_compressed.generators import rmat_edgelist
-from cugraph_compressed.kernels import CHECKED, PACKAGE_ROOT
+from cugraph_compressed.kernels import CHECKED
 from cugraph_compressed.kernels.traversal import HOST_READS, layout_item_size, warp_item_size
 
 NATIVE = Path(__file__).resolve().parent
@@ -37,39 +39,56 @@ PARAMS = {"csr": [{}, {"force_64bit": True}],
 CASES = [(fmt, p) for fmt in sorted(FORMATS) for p in PARAMS[fmt]]
 
 
-def _build(tmp_path_factory, defines=()):
-    compiler = shutil.which("g++") or shutil.which("c++")
-    if compiler is None:
-        pytest.skip("no C++ compiler (g++) to build the device views for the CPU")
-    build = tmp_path_factory.mktemp("views")
-    cases = "\n".join(f"  if (view == {i}) f(({t}*)nullptr);" for i, t in enumerate(VIEW_TYPES))
-    (build / "view_types.h").write_text(
-        f"template <class F> void for_view(int64_t view, F&& f) {{\n{cases}\n}}\n")
-    exe = build / "_".join(["view_driver"] + [{CHECKED: "checked", HOST_READS: "host_reads"}[d]
-                                               for d in defines])
-    cmd = [compiler, "-std=c++20", "-O1", "-g", "-pthread", "-fsanitize=address,undefined",
-           "-fno-sanitize-recover=all", "-fno-omit-frame-pointer", "-Wall", "-Wno-unused-function",
-           f"-I{build}", f"-I{NATIVE}", f"-I{PACKAGE_ROOT}", *(f"-D{d}" for d in defines),
-           str(NATIVE / "view_driver.cpp"), "-o", str(exe)]
+#: The driver's builds: the views as the GPU kernels use them, the checked build
+#: (-DCGC_CHECKED: bounded reads, faults recorded) and the host-reads build (-DCGC_HOST_READS).
+BUILDS = {"plain": (), "checked": (CHECKED,), "host_reads": (HOST_READS,)}
+
+
+def _compile(defines, exe):
+    generated = exe.with_name(exe.name + "_include")  # its own: drivers compile at once
+    generated.mkdir(exist_ok=True)
+    (generated / "view_types.h").write_text(
+        "template <class F> void for_view(int64_t view, F&& f) {\n"
+        + "".join(f"  if (view == {i}) f(({t}*)nullptr);\n" for i, t in enumerate(VIEW_TYPES))
+        + "}\n")
+    options = [f"-D{d}" for d in defines]
     if CHECKED in defines:
         # Decoding garbage overflows integers: GPU arithmetic wraps, and what the checked build
         # promises is bounded reads and loops, so wrap here too instead of stopping.
-        cmd[1:1] = ["-fwrapv", "-fno-sanitize=signed-integer-overflow"]
-    done = subprocess.run(cmd, capture_output=True, text=True)
-    if done.returncode != 0 and "sanitize" in done.stderr and "cannot find" in done.stderr:
-        pytest.skip(f"the compiler has no sanitizer runtime: {done.stderr.strip()[:300]}")
-    assert done.returncode == 0, done.stderr
-    return exe
+        options += ["-fwrapv", "-fno-sanitize=signed-integer-overflow"]
+    native_build.compile_driver(NATIVE / "view_driver.cpp", exe, [generated], options)
+
+
+def _builds_used(session):
+    """The builds the session's tests of this module take (their fixtures and parameters)."""
+    used = set()
+    for item in session.items:
+        if getattr(item, "module", None) is None or item.module.__name__ != __name__:
+            continue
+        params = getattr(item, "callspec", None)
+        params = params.params if params else {}
+        used.update(b for b in BUILDS if f"{b}_driver" in item.fixturenames
+                    or b in (params.get("driver"), params.get("build")))
+    return used
+
+
+def _driver(request, tmp_path_factory, build):
+    """The driver of ``build``, compiled once per session (tests/native/native_build.py)."""
+    folder = native_build.session_folder(tmp_path_factory, "view_drivers")
+    wanted = {build} | _builds_used(request.session)
+    builds = {f"view_driver_{b}": functools.partial(_compile, BUILDS[b]) for b in BUILDS
+              if b in wanted}
+    return native_build.build_once(folder, builds, f"view_driver_{build}")
 
 
 @pytest.fixture(scope="module")
-def plain_driver(tmp_path_factory):
-    return _build(tmp_path_factory)
+def plain_driver(request, tmp_path_factory):
+    return _driver(request, tmp_path_factory, "plain")
 
 
 @pytest.fixture(scope="module")
-def checked_driver(tmp_path_factory):
-    return _build(tmp_path_factory, [CHECKED])
+def checked_driver(request, tmp_path_factory):
+    return _driver(request, tmp_path_factory, "checked")
 
 
 @pytest.fixture(scope="module", params=["plain", "checked"])
@@ -84,6 +103,16 @@ def test_shim_warp_collectives(plain_driver):
                           timeout=60)
     assert done.returncode == 0, done.stderr.decode(errors="replace")[-3000:]
     assert done.stdout.decode().strip() == "0"
+
+
+def test_shim_stops_a_block_whose_lane_misses_a_collective(plain_driver):
+    """A lane that skips a __syncwarp leaves its warp's other lanes waiting: the driver aborts,
+    naming one of them, instead of passing or hanging."""
+    done = subprocess.run([str(plain_driver)], input=struct.pack("<q", -2), capture_output=True,
+                          timeout=60)
+    found = re.search(rb"lane (\d+) waits at its warp's collective", done.stderr)
+    assert done.returncode != 0 and found, done.stderr.decode(errors="replace")[-3000:]
+    assert int(found.group(1)) in set(range(32, 64)) - {37}  # lane 37's warp, not lane 37
 
 
 class _Buffers:
@@ -139,7 +168,7 @@ def _call(exe, layout, mode, item_size, warp_item_size, warp_degree, every, vert
 
 
 def _is_checked(exe):
-    return exe.name.endswith("_checked")
+    return exe.name == "view_driver_checked"
 
 
 def run_view(exe, layout, item_size, vertices=None, mode=THREAD, warp_item_size=32,
@@ -469,11 +498,11 @@ def test_virtual_parts_follow_the_definition(driver, fmt, params, graph):
 
 
 @pytest.fixture(scope="module")
-def host_reads_driver(tmp_path_factory):
+def host_reads_driver(request, tmp_path_factory):
     """The views and the core as a host-placed graph's kernels run them (kernels/traverse.cuh:
     one-rank items in aligned groups of 32 slots, warps from aligned groups, Elias-Fano's
     windows from whole lines)."""
-    return _build(tmp_path_factory, [HOST_READS])
+    return _driver(request, tmp_path_factory, "host_reads")
 
 
 #: Host reads change the schedule of csr and fl (the random-access views: 32-bit ids, and

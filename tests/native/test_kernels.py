@@ -16,10 +16,36 @@ def test_every_kernel_source_is_registered():
     assert sources and sources == set(kernels.registered())
 
 
-@pytest.mark.parametrize("source", sorted(kernels.registered()), ids=lambda p: p.name)
-def test_compiles_for_sm_90(source, tmp_path, monkeypatch):
+#: Instantiations per NVRTC program in test_compiles_for_sm_90.  A source's every instantiation
+#: in one program is one test of up to two minutes (virtual.cu: 84); parts of about this many
+#: are tests of their own, which xdist's workers share.
+PART_SIZE = 16
+
+
+def source_parts():
+    """``(source, names, id)`` covering every registered instantiation once: each source's
+    names dealt round-robin into parts (its costly ones, e.g. 64-bit, spread over them)."""
+    parts = []
+    for source, names in sorted(kernels.registered().items()):
+        names = list(dict.fromkeys(names))
+        count = -(-len(names) // PART_SIZE)
+        parts += [(source, names[k::count], f"{source.name}-{k + 1}of{count}")
+                  for k in range(count)]
+    return parts
+
+
+PARTS = source_parts()
+
+
+def test_parts_cover_every_instantiation_once():
+    for source, names in kernels.registered().items():
+        dealt = [n for path, part, _ in PARTS if path == source for n in part]
+        assert sorted(dealt) == sorted(set(names))
+
+
+@pytest.mark.parametrize("source, names", [p[:2] for p in PARTS], ids=[p[2] for p in PARTS])
+def test_compiles_for_sm_90(source, names, tmp_path, monkeypatch):
     monkeypatch.setenv(kernels.CACHE_ENV, str(tmp_path))
-    names = kernels.registered()[source]
     module = kernels.compile_module(source, names, arch="sm_90")
     cubin = module.cubin_path.read_bytes()
     assert cubin[:4] == b"\x7fELF"

@@ -25,7 +25,9 @@
 //   8  the virtual split's parts (transforms/virtual_parts.cuh): the vertex set's lists in
 //      parts of `item size` ranks by for_each_part (count_items, a prefix sum, BLOCK threads
 //      per tile), strided where `all` is 1 and the view has random access;
-//  -1  (stdin holds nothing else) the shim's warp collectives.
+//  -1  (stdin holds nothing else) the shim's warp collectives;
+//  -2  (stdin holds nothing else) a block whose lane 37 skips a __syncwarp its warp's other
+//      lanes reach: the shim must abort, naming a waiting lane.
 //
 // stdin (little-endian int64 unless said): mode; view index; buffer count, then per buffer its
 // byte size and bytes (padded to 8); word count, then per word a tag (0 scalar, 1 buffer) and
@@ -361,6 +363,12 @@ int main() {
   const int64_t mode = next();
   if (mode == -1) {
     check_warp_shim();
+    return 0;
+  }
+  if (mode == -2) {
+    shim_launch(1, 64, [] {
+      if (threadIdx.x != 37) __syncwarp();
+    });
     return 0;
   }
   const int64_t view = next();
