@@ -11,6 +11,12 @@ from cugraph_compressed._backend import REQUIRE_GPU_ENV, gpu_required, gpu_unava
 register_checkout()
 
 
+def pytest_collection_modifyitems(items):
+    # Long tests (@pytest.mark.early) first: with --dist worksteal an idle worker takes queued
+    # tests from the other, which evens the workers out only if the tests left are short.
+    items.sort(key=lambda item: item.get_closest_marker("early") is None)
+
+
 def pytest_collection_finish(session):
     # What collection made (every test module, item and parameter: a quarter of a million
     # objects) lives to the end of the session; frozen, the collector skips it, and a full

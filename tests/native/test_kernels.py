@@ -7,6 +7,9 @@ import pytest
 import cugraph_compressed  # noqa: F401  (registers the kernel sources)
 from cugraph_compressed import generators, kernels  # noqa: F401  (generators: not in the package)
 
+#: NVRTC compiles of up to half a minute each: a run starts with them (tests/conftest.py).
+pytestmark = pytest.mark.early
+
 PACKAGE = Path(cugraph_compressed.__file__).parent
 EM_CUDA = 190
 
