@@ -1,12 +1,11 @@
 // PageRank's sparse product over the traversal core.  Pull (in-lists, or an undirected graph's
 // symmetric lists): every item sums its edges' contributions privately and adds the sum to its
 // owner.  Push (out-lists): each edge's contribution is added to its neighbour atomically.
-// Short lists go one item per thread (pagerank_spmv), where an item that is its owner's whole
-// list stores its sum without an atomic; pulling on a random-access view they go one rank per
-// thread instead (pagerank_pull_ranks).  Long lists go one item per warp (pagerank_spmv<...,
-// PerWarp>), whose lanes sum their ranks, reduce the sums by shuffles and add the total with
-// one atomic from lane 0, always (a warp item holds a whole list only at exactly its size: no
-// store shortcut there).  kernels/traversal.py list_passes says where the cut lies.
+// Short lists go one item per thread, where an item that is its owner's whole list stores its
+// sum without an atomic; long ones one item per warp (pagerank_spmv<..., PerWarp>), whose lanes
+// sum their ranks, reduce the sums by shuffles and add the total with one atomic from lane 0,
+// always (a warp item holds a whole list only at exactly its size: no store shortcut there).
+// kernels/traversal.py list_passes says where the cut lies.
 #include "kernels/traverse.cuh"
 
 // What an edge carries: the score share of its far end (pull) or of its owner (push), times the
@@ -60,56 +59,6 @@ pagerank_spmv(const uint64_t* view, const D* vertices, const int64_t* scan, int6
       decode([&](int64_t slot, int64_t v) { share.push(out, mine, slot, v); });
     }
   });
-}
-
-// Pull over items of one rank (pagerank.py uses it for the short lists of random-access views:
-// csr, fl).  A warp's lanes hold consecutive ranks, so its neighbour and weight loads are
-// coalesced where 32-rank thread items would read 32 strided runs; the lanes' shares are summed
-// per list by a segmented warp scan, and the last lane of each list's run adds the run's sum to
-// the owner, or stores it when the run is the whole list (no other warp adds to it).  Same
-// arguments as pagerank_spmv (item_size is 1, pull is 1).
-template <class View, typename D, typename W, typename S>
-__global__ void __launch_bounds__(cgc::BLOCK)
-pagerank_pull_ranks(const uint64_t* view, const D* vertices, const int64_t* scan, int64_t n,
-                    int64_t total, int64_t item_size, int every, const W* weights, int weighted,
-                    const S* scaled, int pull, double* out) {
-  const View g = View::load(view);
-  const Share<W, S> share{weights, weighted, scaled};
-  const cgc::TileOwners t = cgc::tile_owners(scan, n, total, blockIdx.x);
-  const int lane = (int)cgc::lane_id();
-#pragma unroll
-  for (int j = 0; j < cgc::ITEMS; ++j) {
-    const int64_t item = t.begin + (int64_t)j * cgc::BLOCK + threadIdx.x;
-    // key: the item's member, -1 for lanes without a rank (past the tile, or a host-reads
-    // build's padding: kernels/traverse.cuh), which sum nothing and write nothing.
-    int64_t key = -1, u = 0, rank = 0, degree = 0;
-    double sum = 0.0;
-    if (item < t.end) {
-      int64_t ahead;
-      const int64_t i = t.owner_of(scan, item, ahead);
-      cgc::visit_item(g, vertices, every, i, ahead, item, item_size,
-                      [&](int64_t, int64_t owner, int64_t first, int64_t begin, int64_t end) {
-        key = i;
-        u = owner;
-        rank = begin;
-        degree = cgc::list_degree(g, owner);
-        auto edge = [&](int64_t slot, int64_t v) { sum += share.pulled(slot, v); };
-        g.for_each(owner, first, begin, end, CGC_EDGES(g, owner, edge));
-      });
-    }
-    // Keys never decrease across the lanes that have one, so each list's lanes are one run.
-#pragma unroll
-    for (int offset = 1; offset < cgc::WARP; offset <<= 1) {
-      const double below = __shfl_up_sync(cgc::FULL_WARP, sum, offset);
-      const int64_t below_key = __shfl_up_sync(cgc::FULL_WARP, key, offset);
-      if (lane >= offset && below_key == key) sum += below;
-    }
-    const int64_t next_key = __shfl_down_sync(cgc::FULL_WARP, key, 1);
-    if (key >= 0 && (lane == cgc::WARP - 1 || next_key != key)) {
-      if (rank + 1 == degree && lane >= rank) out[u] = sum;  // rank 0 is in this warp too
-      else atomicAdd(out + u, sum);
-    }
-  }
 }
 
 // Everything an iteration does after its product, in one pass over the vertices: the new

@@ -19,7 +19,7 @@ import numpy as np
 from .._args import check_bool, check_number
 from .._backend import to_host
 from ..graph_view import ANY
-from ..kernels.traversal import Module, Traversal, layout_item_size
+from ..kernels.traversal import Module, Traversal
 from ._weights import graph_bad_weights
 from .registry import ALGORITHMS, front_door
 
@@ -143,8 +143,6 @@ MODULE = Module(Path(__file__).with_name("pagerank.cu"), {
     "spmv_warps": ("pagerank_spmv<{view}, {vertex}, {weight}, {weight}, true>", True, True),
     "spmv_wide": ("pagerank_spmv<{view}, {vertex}, {weight}, double, false>", True, True),
     "spmv_warps_wide": ("pagerank_spmv<{view}, {vertex}, {weight}, double, true>", True, True),
-    "pull_ranks": ("pagerank_pull_ranks<{view}, {vertex}, {weight}, {weight}>", True, True),
-    "pull_ranks_wide": ("pagerank_pull_ranks<{view}, {vertex}, {weight}, double>", True, True),
     "update": ("pagerank_update<{weight}>", True, False),
 })
 ITEM_RANKS = 32  # ranks per work item: one owner read and, pulling a longer list, one atomic
@@ -200,12 +198,10 @@ def pagerank_device(adjacency, alpha, teleport, start, out_weight, max_iter, tol
     changes (a rebuild, or a re-orientation for BFS or SSSP).  Out-weights given by the call
     are used for that call only.
 
-    Each product runs in the launches of ``list_passes``: short lists one item per thread
-    (pulling over ``csr`` or ``fl``, one rank per thread, whose warp sums each list's run of
-    lanes by a segmented scan: coalesced loads), long lists one item per warp (pulling, its
-    lanes' sums are reduced by shuffles and added with one atomic per warp item), whose pass
-    holds a scan over the long lists only.  Float64 sums are thus added in another order than
-    one thread would.
+    Each product runs in the launches of ``list_passes``: short lists one item per thread,
+    long lists one item per warp (pulling, its lanes' sums are reduced by shuffles and added
+    with one atomic per warp item), whose pass holds a scan over the long lists only.
+    Float64 sums of long lists are thus added in another order than one thread would.
     """
     import cupy as cp
 
@@ -220,29 +216,18 @@ def pagerank_device(adjacency, alpha, teleport, start, out_weight, max_iter, tol
     w = weights if weighted else cp.zeros(1, dtype=wtype)
     stype = _share_dtype(wtype, tol)
     wide = "_wide" if stype != wtype else ""
-    # Pulling over a random-access view (every rank a load: csr, fl), short lists go one rank
-    # per thread (pagerank_pull_ranks: coalesced loads, a segmented warp sum per list).
-    one_rank = layout_item_size(layout) == 1
-    products = {}  # pull -> its launches: (kernel, vertices, count, scan, total, item size, warp)
-
-    def launches(pull):
-        if pull not in products:
-            plan = []
-            for name, (item_size, degrees, per_warp) in zip(("spmv", "spmv_warps"),
-                                                            run.passes(ITEM_RANKS)):
-                if pull and one_rank and not per_warp:
-                    name, item_size = "pull_ranks", 1
-                # The warp pass meets few lists: its scan runs over those only.
-                members = run.members(item_size, degrees) if per_warp else None
-                count = n if members is None else members.size
-                scan, total = run.items(members, count, item_size, degrees)
-                plan.append((run.kernel(MODULE, name + wide, weight=wtype), members, count, scan,
-                             total, item_size, per_warp))
-            products[pull] = plan
-        return products[pull]
+    passes = []  # (kernel, vertices, count, scan, total, item size, per warp): every product
+    for name, (item_size, degrees, per_warp) in zip(("spmv", "spmv_warps"),
+                                                    run.passes(ITEM_RANKS)):
+        # The warp pass meets few lists: its scan runs over those only.
+        members = run.members(item_size, degrees) if per_warp else None
+        count = n if members is None else members.size
+        scan, total = run.items(members, count, item_size, degrees)
+        passes.append((run.kernel(MODULE, name + wide, weight=wtype), members, count, scan, total,
+                       item_size, per_warp))
 
     def spmv(shares, pull, out):
-        for kernel, members, count, scan, total, item_size, per_warp in launches(pull):
+        for kernel, members, count, scan, total, item_size, per_warp in passes:
             run.launch(kernel, members, count, scan, total, item_size,
                        np.int32(members is None), w, np.int32(weighted), shares,
                        np.int32(pull), out, per_warp=per_warp)
@@ -252,7 +237,6 @@ def pagerank_device(adjacency, alpha, teleport, start, out_weight, max_iter, tol
         inverse = adjacency.derive(("pagerank", "inverse_out_weight", stype.str),
                                    lambda: inverse_out_weights(
                                        out_weights_device(spmv, n, stype, in_lists), stype))
-        products.pop(not pull, None)  # the out-weights' product: not needed again
     else:
         inverse = inverse_out_weights(cp.asarray(out_weight, dtype=cp.float64), stype)
     teleport = None if teleport is None else cp.asarray(teleport, dtype=cp.float64)

@@ -183,50 +183,23 @@ __device__ __forceinline__ void visit_item(const View& g, const D* vertices, int
   f(i, u, first, begin, min(begin + item_size, list_degree(g, u)));
 }
 
-// The owners of one tile of one-thread items (TILE = BLOCK * ITEMS consecutive items): the
-// tile's vertex-set range [lo, hi) and, where it fits, a shared map from each item to its member.
-// The whole block builds it (tile_owners); each thread then looks its items up (owner_of).
-struct TileOwners {
-  static constexpr int TILE = BLOCK * ITEMS;
-  int64_t begin, end;  // the tile's items
-  int64_t lo, hi;      // its members
-  int64_t before;      // the items before member lo
-  bool local;          // the map holds the range (the same for the whole block)
-  const int64_t* tile_scan;      // scan[lo, hi), in shared memory
-  const unsigned short* owner;   // item begin + t's member is lo + owner[t]
-
-  // The member owning `item` (in [begin, end)); `ahead` gets the items before it.
-  __device__ __forceinline__ int64_t owner_of(const int64_t* scan, int64_t item,
-                                              int64_t& ahead) const {
-    if (local) {
-      const int64_t k = owner[item - begin];
-      ahead = k ? tile_scan[k - 1] : before;
-      return lo + k;
-    }
-    const int64_t i = upper_bound(scan, lo, hi, item);
-    ahead = i > lo ? scan[i - 1] : before;
-    return i;
-  }
-};
-
-// Called by the whole block (its barriers); the map stays valid until the block's next call.
-__device__ __forceinline__ TileOwners tile_owners(const int64_t* scan, int64_t n, int64_t total,
-                                                  int64_t tile) {
-  constexpr int TILE = TileOwners::TILE;
-  __shared__ int64_t tile_scan[TILE];
-  __shared__ unsigned short tile_owner[TILE];
-  TileOwners t;
-  t.begin = tile * TILE;
-  t.end = min(t.begin + (int64_t)TILE, total);
-  t.lo = block_upper_bound(scan, 0, n, t.begin);
-  t.hi = block_upper_bound(scan, t.lo, n, t.end - 1) + 1;
-  t.before = t.lo ? scan[t.lo - 1] : 0;
-  // Vertices without items can make the range longer than the tile; then owners are searched.
-  t.local = t.hi - t.lo <= TILE;
-  t.tile_scan = tile_scan;
-  t.owner = tile_owner;
-  if (t.local) {
-    const int64_t lo = t.lo, hi = t.hi;
+// The items of tile `tile` (blockIdx.x for one tile per block), one per thread.
+template <class View, typename D, class F>
+__device__ void for_each_item(const View& g, const D* vertices, int all, const int64_t* scan,
+                              int64_t n, int64_t total, int64_t item_size, F&& f,
+                              int64_t tile) {
+  constexpr int TILE = BLOCK * ITEMS;
+  __shared__ int64_t tile_scan[TILE];    // scan[lo, hi) when it fits
+  __shared__ unsigned short tile_owner[TILE];  // then each item's k: its member is lo + k
+  const int64_t tile_begin = tile * TILE;
+  const int64_t tile_end = min(tile_begin + (int64_t)TILE, total);
+  // The tile's vertex-set range [lo, hi) and the items before it.
+  const int64_t lo = block_upper_bound(scan, 0, n, tile_begin);
+  const int64_t hi = block_upper_bound(scan, lo, n, tile_end - 1) + 1;
+  const int64_t before = lo ? scan[lo - 1] : 0;
+  // Vertices without items can make the range longer than the tile; then search globally.
+  const bool local = hi - lo <= TILE;  // the same for the whole block
+  if (local) {
     for (int64_t k = threadIdx.x; k < hi - lo; k += BLOCK) tile_scan[k] = scan[lo + k];
 #pragma unroll
     for (int j = 0; j < ITEMS; ++j) tile_owner[j * BLOCK + threadIdx.x] = 0;
@@ -236,7 +209,7 @@ __device__ __forceinline__ TileOwners tile_owners(const int64_t* scan, int64_t n
     // list's other items (a load-balanced search).
     for (int64_t k = 1 + threadIdx.x; k < hi - lo; k += BLOCK)
       if (tile_scan[k] > tile_scan[k - 1])
-        tile_owner[tile_scan[k - 1] - t.begin] = (unsigned short)k;
+        tile_owner[tile_scan[k - 1] - tile_begin] = (unsigned short)k;
     __syncthreads();
     int running[ITEMS], mine = 0;
 #pragma unroll
@@ -250,23 +223,17 @@ __device__ __forceinline__ TileOwners tile_owners(const int64_t* scan, int64_t n
       tile_owner[threadIdx.x * ITEMS + j] = (unsigned short)max(carried, running[j]);
   }
   __syncthreads();
-  return t;
-}
-
-// The items of tile `tile` (blockIdx.x for one tile per block), one per thread: thread t takes
-// items t, t + BLOCK, ..., so a warp's lanes hold consecutive items.
-template <class View, typename D, class F>
-__device__ void for_each_item(const View& g, const D* vertices, int all, const int64_t* scan,
-                              int64_t n, int64_t total, int64_t item_size, F&& f,
-                              int64_t tile) {
-  const TileOwners t = tile_owners(scan, n, total, tile);
 #pragma unroll
   for (int j = 0; j < ITEMS; ++j) {
-    const int64_t item = t.begin + (int64_t)j * BLOCK + threadIdx.x;
-    if (item >= t.end) continue;
-    int64_t ahead;
-    const int64_t i = t.owner_of(scan, item, ahead);
-    visit_item(g, vertices, all, i, ahead, item, item_size, f);
+    const int64_t item = tile_begin + (int64_t)j * BLOCK + threadIdx.x;
+    if (item >= tile_end) continue;
+    if (local) {
+      const int64_t k = tile_owner[j * BLOCK + threadIdx.x];
+      visit_item(g, vertices, all, lo + k, k ? tile_scan[k - 1] : before, item, item_size, f);
+    } else {
+      const int64_t i = upper_bound(scan, lo, hi, item);
+      visit_item(g, vertices, all, i, i > lo ? scan[i - 1] : before, item, item_size, f);
+    }
   }
 }
 

@@ -303,31 +303,24 @@ def test_traversal_core_visits_every_edge_once(request, fmt, params, graph, list
 @pytest.mark.parametrize("fmt, params", TRAVERSAL_CASES,
                          ids=[f"{f}-{p}" for f, p in TRAVERSAL_CASES])
 def test_pagerank_product_through_threads_and_warps(plain_driver, fmt, params, graph, lists):
-    """PageRank's own kernels (pagerank_spmv, per thread and per warp, and pagerank_pull_ranks)
-    compute its weighted product exactly, pulling and pushing, with lists split between them as
-    pagerank.py splits them: a pulled warp item's lane sums meet in warp_sum and one atomic
-    from lane 0, next to the per-thread items' plain stores and atomics, and one-rank items
-    (random-access views) sum each list's run of lanes by a segmented scan.  Scores and
-    weights are small integers, so the float64 sums are exact in any order."""
-    _check_product(plain_driver, layout_of(fmt, params, graph, True), lists)
-
-
-def _check_product(exe, layout, lists):
-    """The product of ``exe``'s PageRank kernels equals NumPy's bincount of the shares, with the
-    thread items pagerank.py uses (and, on one-rank views, 32-rank items too)."""
+    """PageRank's own kernels (pagerank_spmv, per thread and per warp) compute its weighted product
+    exactly, pulling and pushing, with lists split between them as pagerank.py splits them:
+    a pulled warp item's lane sums meet in warp_sum and one atomic from lane 0, next to the
+    per-thread items' plain stores and atomics.  Scores and weights are small integers, so the
+    float64 sums are exact in any order."""
+    layout = layout_of(fmt, params, graph, True)
     owner, neighbours, slots = layout.to_coo()
     n = layout.num_vertices
     scaled = np.arange(n) % 11 + 1
     share = slots % 5 + 1
     warp_items = warp_item_size(layout)
-    warp_degree = {"threads": NEVER, "split": warp_items, "warps": 0, "host": 32}[lists]
-    item_sizes = {layout_item_size(layout, ITEM_RANKS), layout_item_size(layout)}
+    warp_degree = {"threads": NEVER, "split": warp_items, "warps": 0}[lists]
+    item_size = layout_item_size(layout, ITEM_RANKS)
     for mode, to, frm in ((PULL, owner, neighbours), (PUSH, neighbours, owner)):
+        got = _call(plain_driver, layout, mode, item_size, warp_items, warp_degree, True,
+                    np.arange(n))
         want = np.bincount(to, weights=scaled[frm] * share, minlength=n).astype(np.int64)
-        for item_size in sorted(item_sizes):
-            got = _call(exe, layout, mode, item_size, warp_items, warp_degree, True,
-                        np.arange(n))
-            assert np.array_equal(got, want), (mode, item_size)
+        assert np.array_equal(got, want)
 
 
 @pytest.mark.parametrize("graph", ["hub", "runs"])
@@ -557,8 +550,16 @@ def test_host_reads_pagerank_product_and_slot_windows(host_reads_driver, fmt, pa
     """PageRank's product (pull and push, lists split between threads and warps) and the slot
     windows come out exact from the host-reads build too."""
     layout = layout_of(fmt, params, "rmat", True)
-    for lists in ("split", "host"):
-        _check_product(host_reads_driver, layout, lists)
+    owner, neighbours, slots = layout.to_coo()
+    n = layout.num_vertices
+    scaled, share = np.arange(n) % 11 + 1, slots % 5 + 1
+    warp_items = warp_item_size(layout)
+    for warp_degree in (warp_items, 32):
+        for mode, to, frm in ((PULL, owner, neighbours), (PUSH, neighbours, owner)):
+            got = _call(host_reads_driver, layout, mode, layout_item_size(layout, ITEM_RANKS),
+                        warp_items, warp_degree, True, np.arange(n))
+            want = np.bincount(to, weights=scaled[frm] * share, minlength=n).astype(np.int64)
+            assert np.array_equal(got, want)
     m = layout.num_edges
     _, neighbour = layout.decode_slots(0, m)
     ends = np.cumsum(np.asarray(layout.degrees()))

@@ -9,8 +9,7 @@
 //      warp of 32 lanes;
 //   3, 4  PageRank's product (algorithms/pagerank.cu) over every vertex, pulling (3) or pushing
 //      (4), with scaled[v] = v % 11 + 1 and weight[slot] = slot % 5 + 1: the lists of degree <
-//      `warp degree` by pagerank_spmv<..., false> in items of `item size` (pulling with an item
-//      size of 1: by pagerank_pull_ranks), the others by
+//      `warp degree` by pagerank_spmv<..., false> in items of `item size`, the others by
 //      pagerank_spmv<..., true> in items of `warp item size`, the kernels' own code;
 //   5  the window of property slots [`warp item size`, `warp degree`) decoded by
 //      kernels/traverse.cu's decode_slots over the lists of the vertex set, in items of `item
@@ -110,8 +109,7 @@ static void traverse(const View& g, const long long* vertices, int all, int64_t 
 }
 
 // Modes 3 and 4: the product out = A x (pull) or A^T x (push) by the PageRank kernels, short
-// lists through threads (pulling one-rank items: pagerank_pull_ranks) and long ones through
-// warps, as pagerank.py launches them.
+// lists through threads and long ones through warps, as pagerank.py launches them.
 static void pagerank_product(const uint64_t* args, int64_t num_edges, int pull, auto view_tag,
                              int64_t item_size, int64_t warp_item_size, int64_t warp_degree,
                              int64_t n) {
@@ -127,14 +125,9 @@ static void pagerank_product(const uint64_t* args, int64_t num_edges, int pull, 
              [&](const int64_t* scan, int64_t total) {
     const int64_t tile = cgc::BLOCK * cgc::ITEMS;
     shim_launch((unsigned)((total + tile - 1) / tile), cgc::BLOCK, [&] {
-      if (pull && item_size == 1)  // pagerank.py pulls one-rank items through pull_ranks
-        pagerank_pull_ranks<View, long long, float, float>(args, all, scan, n, total, 1, 1,
-                                                           weights.data(), 1, scaled.data(),
-                                                           pull, out.data());
-      else
-        pagerank_spmv<View, long long, float, float, false>(args, all, scan, n, total,
-                                                            item_size, 1, weights.data(), 1,
-                                                            scaled.data(), pull, out.data());
+      pagerank_spmv<View, long long, float, float, false>(args, all, scan, n, total, item_size, 1,
+                                                   weights.data(), 1, scaled.data(), pull,
+                                                   out.data());
     });
   });
   with_items(g, all, 1, n, Items{warp_item_size, warp_degree, INT64_MAX},
