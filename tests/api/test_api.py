@@ -93,8 +93,8 @@ def test_traversal_config_rejects_bad_bfs_switch(knob, bad, error):
 
 
 def test_warp_item_ranks_auto_picks_by_layout():
-    """"auto" (the default) sends lists of 128 ranks or more to warps on the random-access
-    layouts and of 1024 or more on the others; an int applies to every layout."""
+    """"auto" (the default) makes warp items of 128 ranks on the random-access layouts and of
+    1024 or more on the others; an int applies to every layout."""
     from cugraph_compressed.kernels.traversal import warp_item_size
 
     edges = pd.DataFrame({"source": [0, 1, 2], "destination": [1, 2, 0]})
