@@ -7,6 +7,8 @@ A knob is a field of ``cugraph_compressed.TraversalConfig``, set per graph with
 
 - ``warp_item_ranks``: lists of at least this many ranks are decoded by whole warps
   (``none``: every list by single threads; ``auto``: the default, per layout);
+- ``warp_list_ranks``: the degree from which lists go to the warp launch, the shorter ones to
+  thread items (``none``: lists that fill one warp item; ``auto``: the default, per layout);
 - ``sort_frontiers_from``: frontiers at least this long are sorted by vertex id
   (``none``: never);
 - ``checked``: the checked kernels (``true``), which bound every read of the layout, against
@@ -21,6 +23,8 @@ undirected graph, the others on the directed one, PageRank with ``store_transpos
 (pull over in-lists).  Example::
 
     python3 benchmarks/tuning.py --scale 24 --knob warp_item_ranks --values none 256 1024
+    python3 benchmarks/tuning.py --scale 24 --knob warp_list_ranks --values none 16 32 64 \
+        --formats ef
     python3 benchmarks/tuning.py --scale 24 --knob checked --values false true --json out.json
     python3 benchmarks/tuning.py --scale 24 --knob bottom_up_alpha --values none 4 15 60 \
         --algorithms bfs

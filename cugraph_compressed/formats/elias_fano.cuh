@@ -10,7 +10,10 @@
 //   lane, coalesced), popcounts them and scans the counts, which ranks every one of the window;
 //   then each lane takes one wanted rank, finds the word holding it by binary search over the
 //   scanned counts (shuffles), selects the one inside that word in constant time
-//   (select_in_word) and reads its low bits, so 32 values are decoded per step.
+//   (select_in_word) and reads its low bits, so 32 values are decoded per step.  Its loads run
+//   a step ahead of use (the next window's words while this window's steps run, each step's
+//   low bits while the step before's values go to the callback), so a step waits on the
+//   callback's memory traffic only, not on the decoder's too.
 // Checked builds (kernels/common.cuh) also check each list's entry, that the decoders start
 // and stop among its upper bits (no scan runs past its last word) and that values increase.
 #pragma once
@@ -98,10 +101,32 @@ struct EfView {
     const uint64_t pointer = L.start + (uint64_t)((j - 1) * L.w_fp);
     return L.up + (uint64_t)(j * k) + read_wide_bits(data, pointer, L.w_fp);
   }
-  // Value of rank `rank`, whose one is at bit p.
-  __device__ __forceinline__ int64_t value(const List& L, uint64_t p, int64_t rank) const {
+  // The low bits of rank `rank` in two steps: lows() loads the two words holding them,
+  // bits() takes them out.  The warp decoder loads a step's before it hands the previous
+  // step's values to its callback, so the load is in flight while the callback's own memory
+  // traffic runs (the callback's stores and atomics keep the compiler from moving a later
+  // load above them).  The thread decoder reads them when it needs them: loading ahead cost
+  // it registers (48 to 58-62 with nvcc 13 for sm_90: 4 blocks per multiprocessor, not 5).
+  struct Lows {
+    uint32_t first, second;
+    int shift;
+  };
+  __device__ __forceinline__ Lows lows(const List& L, int64_t rank) const {
+    const uint64_t pos = L.lo + (uint64_t)(rank * L.l);
+    return {data[pos >> 5], data[(pos >> 5) + 1], (int)(pos & 31)};
+  }
+  __device__ __forceinline__ static uint32_t bits(const List& L, const Lows& low) {
+    const uint64_t window = ((uint64_t)low.first | ((uint64_t)low.second << 32)) >> low.shift;
+    return (uint32_t)(window & (L.l >= 32 ? 0xFFFFFFFFull : ((1ull << L.l) - 1ull)));
+  }
+  // Value of rank `rank`, whose one is at bit p and whose low bits are `low`.
+  __device__ __forceinline__ static int64_t value(const List& L, uint64_t p, int64_t rank,
+                                                  uint32_t low) {
     const uint64_t high = p - L.up - (uint64_t)rank;
-    return (int64_t)((high << L.l) | read_bits(data, L.lo + (uint64_t)(rank * L.l), L.l));
+    return (int64_t)((high << L.l) | low);
+  }
+  __device__ __forceinline__ int64_t value(const List& L, uint64_t p, int64_t rank) const {
+    return value(L, p, rank, bits(L, lows(L, rank)));
   }
 
   template <class F>
@@ -149,6 +174,9 @@ struct EfView {
     const List L = list(v);
     CGC_REQUIRE(sound(L), FAULT_CODE, v, return)  // the same for every lane: they return together
     const unsigned lane = lane_id();
+    // The low bits of this lane's rank in the next step, loaded a step ahead (Lows): the
+    // first step's (rank begin + lane) with the first window's upper bits.
+    Lows low = begin + lane < end ? lows(L, begin + lane) : Lows{0u, 0u, 0};
     int64_t rank = begin / k * k;  // rank of the first one of the window
     const uint64_t from = pointed_one(L, begin / k);
     CGC_REQUIRE(inside(L, from), FAULT_CODE, v, return)
@@ -161,40 +189,59 @@ struct EfView {
 #else
     const uint64_t start = from >> 5;
 #endif
-    for (uint64_t w = start; rank < end; w += WARP) {
-      CGC_REQUIRE(w <= last, FAULT_CODE, v, return)  // fewer ones than the list's length
-      // Lane i holds word w + i.  The next list's bits in the last word follow this list's n
-      // ones, so none of their ones gets a wanted rank.
+    // Lane i's word of the window at w, word w + i: none past the list's last word or before
+    // `from`'s, whose bits before `from` are cleared.  The next list's bits in the last word
+    // follow this list's n ones, so none of their ones gets a wanted rank.
+    auto window_word = [&](uint64_t w) {
       const uint64_t mine = w + lane;
       uint32_t word = mine <= last && mine >= from >> 5 ? data[mine] : 0u;
-      if (mine == from >> 5) word &= 0xFFFFFFFFu << (from & 31);  // bits before `from`
+      if (mine == from >> 5) word &= 0xFFFFFFFFu << (from & 31);
+      return word;
+    };
+    uint32_t next_word = window_word(start);
+    for (uint64_t w = start; rank < end; w += WARP) {
+      CGC_REQUIRE(w <= last, FAULT_CODE, v, return)  // fewer ones than the list's length
+      const uint32_t word = next_word;
       const int count = __popc(word);
       const int through = warp_inclusive_sum(count);  // ones in words w .. w + lane
       const int ones = __shfl_sync(FULL_WARP, through, WARP - 1);
-      // The window holds ranks rank .. rank + ones - 1; lanes take the wanted ones 32 at a time.
-      const int64_t from_rank = max(begin, rank), to_rank = min(end, rank + ones);
-      for (int64_t r = from_rank + lane; r - lane < to_rank; r += WARP) {
-        const int target = (int)(r - rank);  // among the window's ones
+      // The next window's words load while this one's steps run, if it has wanted ranks.
+      if (rank + ones < end) next_word = window_word(w + WARP);
+      // The window holds ranks rank .. rank + ones - 1, its ones' targets 0 .. ones - 1; the
+      // wanted targets are [lo, hi), which lanes take 32 at a time (step t: lane i takes t + i).
+      // The value of target x, whose one is bit b of word w + h, has high part
+      // (w + h) * 32 + b - up - (rank + x) = window_high + h * 32 + b - x.
+      const int lo = (int)min(max(begin - rank, (int64_t)0), (int64_t)ones);
+      const int hi = (int)min(end - rank, (int64_t)ones);
+      const int64_t window_high = (int64_t)(w << 5) - (int64_t)L.up - rank;
+      for (int t = lo; t < hi; t += WARP) {
+        const int target = t + (int)lane;
         const int holder = warp_upper_bound(through, target);
         const uint32_t held = __shfl_sync(FULL_WARP, word, holder);
         const int before = __shfl_sync(FULL_WARP, through - count, holder);
+        // This step's low bits, loaded a step ago, then the next step's loads: target + 32, or,
+        // after the window's last step, the next window's first step, whose ranks start where
+        // this window's end (rank + hi, then its target lane).
+        const uint32_t low_bits = bits(L, low);
+        const int64_t next = rank + (t + WARP < hi ? target + WARP : hi + (int)lane);
+        if (next < end) low = lows(L, next);
+        auto value_of = [&]() {
+          const int bit = select_in_word(held, target - before);
+          return ((window_high + holder * 32 + bit - target) << L.l) | (int64_t)low_bits;
+        };
 #ifdef CGC_CHECKED
         // Each lane's value above the one of the rank before (lane 0: the previous step's last).
         int64_t x = (int64_t)(~0ull >> 1);  // lanes without a rank: above any value
-        if (r < to_rank) {
+        if (target < hi) {
           const uint64_t p = ((w + (uint64_t)holder) << 5) + select_in_word(held, target - before);
           CGC_REQUIRE(p < L.stop, FAULT_CODE, v)  // a one of the next list's
-          x = value(L, p, r);
+          x = value_of();
         }
         const int64_t up = __shfl_up_sync(FULL_WARP, x, 1);
-        CGC_REQUIRE(r >= to_rank || x > (lane ? up : previous), FAULT_ORDER, v)
-        previous = __shfl_sync(FULL_WARP, x, (int)min((int64_t)WARP - 1, to_rank - 1 - (r - lane)));
+        CGC_REQUIRE(target >= hi || x > (lane ? up : previous), FAULT_ORDER, v)
+        previous = __shfl_sync(FULL_WARP, x, min(WARP - 1, hi - 1 - t));
 #endif
-        if (r < to_rank) {
-          const int bit = select_in_word(held, target - before);
-          const uint64_t p = ((w + (uint64_t)holder) << 5) + (uint64_t)bit;
-          f(first + r, value(L, p, r));
-        }
+        if (target < hi) f(first + rank + target, value_of());
       }
       rank += ones;
     }

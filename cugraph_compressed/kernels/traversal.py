@@ -151,6 +151,14 @@ class TraversalConfig:
         32-rank items: lists of 128 ranks or more read coalesced by warps there) and 1024 for
         ``ef`` and ``cgr``, as measured at R-MAT 24 on an H100
         (``benchmarks/results/tuning/h100-scale24-pagerank-warp-item-ranks-708140e.json``).
+    warp_list_ranks : int, None or "auto"
+        Lists of at least this many ranks go to the warp launch (:func:`list_passes`), the
+        shorter ones to thread items; only layouts whose thread items are longer than one
+        rank have a warp launch.  None: lists that fill one warp item (:func:`warp_item_size`).
+        ``"auto"`` (the default): :data:`AUTO_WARP_LIST_RANKS`, 32 for ``ef``, whose thread
+        item is a whole forward-pointer stride (k = 512 ranks): a thread that decodes a list
+        of a few hundred ranks alone keeps the other 31 lanes of its warp waiting on it, where
+        a warp decodes that list in a few steps of 32 ranks.  None for the others.
     sort_frontiers_from : int or None
         Frontiers at least this long are sorted by vertex id before they are expanded, so the
         threads of a warp read neighbouring list headers and write neighbouring results.
@@ -191,6 +199,7 @@ class TraversalConfig:
     """
 
     warp_item_ranks: int | None | str = "auto"
+    warp_list_ranks: int | None | str = "auto"
     sort_frontiers_from: int | None = None
     checked: bool = field(default_factory=_checked_default)
     bottom_up_alpha: float | None = 15.0
@@ -210,14 +219,15 @@ class TraversalConfig:
             if not 0 < number < math.inf:
                 raise ValueError(f"TraversalConfig.{name}={value!r} must be a finite number > 0"
                                  + (" or None" if name == "bottom_up_alpha" else ""))
-        for name in ("warp_item_ranks", "sort_frontiers_from", "host_sort_frontiers_from"):
+        auto = ("warp_item_ranks", "warp_list_ranks")  # the knobs that take "auto"
+        for name in (*auto, "sort_frontiers_from", "host_sort_frontiers_from"):
             value = getattr(self, name)
-            if name == "warp_item_ranks" and isinstance(value, str) and value == "auto":
+            if name in auto and isinstance(value, str) and value == "auto":
                 continue
             if value is not None and (isinstance(value, bool)
                                       or not isinstance(value, (int, np.integer)) or value < 1):
                 raise ValueError(f"TraversalConfig.{name}={value!r} must be None or an int >= 1"
-                                 + (' or "auto"' if name == "warp_item_ranks" else ""))
+                                 + (' or "auto"' if name in auto else ""))
 
 
 DEFAULT_CONFIG = TraversalConfig(checked=False)
@@ -482,23 +492,42 @@ def warp_item_size(layout, config: TraversalConfig = DEFAULT_CONFIG) -> int:
     return layout_item_size(layout, ranks, WARP)
 
 
+#: ``warp_list_ranks="auto"``, by layout name; a layout not named here sends lists that fill a
+#: warp item to warps.  ``ef``'s 32 is a prediction from its R-MAT 24 degrees (most edges in
+#: lists of 32 to 1023 ranks, which went to one thread each), to be confirmed with
+#: ``benchmarks/tuning.py --knob warp_list_ranks``.
+AUTO_WARP_LIST_RANKS = {"ef": 32}
+
+
+def warp_list_cut(layout, config: TraversalConfig = DEFAULT_CONFIG) -> int:
+    """The degree from which lists go to the warp launch (``config.warp_list_ranks``; for
+    ``"auto"``, :data:`AUTO_WARP_LIST_RANKS`; None: one warp item, ``warp_item_size``)."""
+    ranks = config.warp_list_ranks
+    if ranks == "auto":
+        ranks = AUTO_WARP_LIST_RANKS.get(layout.name)
+    return warp_item_size(layout, config) if ranks is None else int(ranks)
+
+
 def list_passes(layout, config: TraversalConfig, thread_ranks: int = 1, host_reads=False):
     """The launches of one pass over lists, as (item size, degree range, one item per warp).
 
     A thread's item is at least ``thread_ranks`` ranks and a whole number of the view's
-    chunks.  Where that is more than one rank, lists of at least a warp item
-    (``warp_item_size``) go to a second launch of one item per warp, whose lanes decode it
-    together: coalesced reads instead of one thread's long sequential decode (EF, CGR), and
-    one atomic per warp item instead of one per thread item (pull PageRank).  Items of one
-    rank (CSR, FL) are already balanced, and a warp launch costs them more than it saves
-    (``benchmarks/tuning.py``).  ``config.warp_item_ranks`` None: one launch, per thread.
-    ``host_reads`` (a host-placed layout's host-reads build): lists of at least
-    :data:`HOST_WARP_DEGREE` ranks go to warps, whose loads are line-aligned requests."""
+    chunks.  Where that is more than one rank, lists of at least ``warp_list_cut`` ranks go
+    to a second launch of warp items (``warp_item_size`` ranks; a shorter list is one item),
+    whose lanes decode them together: coalesced reads and 32 ranks a step instead of one
+    thread's long sequential decode (EF, CGR), and one atomic per warp item instead of one per
+    thread item (pull PageRank).  Items of one rank (CSR, FL) are already balanced, and a warp
+    launch costs them more than it saves (``benchmarks/tuning.py``).
+    ``config.warp_item_ranks`` None: one launch, per thread.  ``host_reads`` (a host-placed
+    layout's host-reads build): lists of at least :data:`HOST_WARP_DEGREE` ranks go to warps
+    too, whose loads are line-aligned requests."""
     per_thread = layout_item_size(layout, thread_ranks)
     if config.warp_item_ranks is None or per_thread == 1:
         return [(per_thread, ALL_DEGREES, False)]
     long_list = warp_item_size(layout, config)
-    cut = min(long_list, HOST_WARP_DEGREE) if host_reads else long_list
+    cut = warp_list_cut(layout, config)
+    if host_reads:
+        cut = min(cut, HOST_WARP_DEGREE)
     return [(per_thread, (0, cut), False), (long_list, (cut, ALL_DEGREES[1]), True)]
 
 

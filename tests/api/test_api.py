@@ -77,7 +77,7 @@ def test_supported_lists_every_algorithm_and_layout():
 
 
 @pytest.mark.parametrize("bad", [0, -3, 2.5, "1024", True])
-@pytest.mark.parametrize("knob", ["warp_item_ranks", "sort_frontiers_from"])
+@pytest.mark.parametrize("knob", ["warp_item_ranks", "warp_list_ranks", "sort_frontiers_from"])
 def test_traversal_config_rejects_bad_knobs(knob, bad):
     with pytest.raises(ValueError, match=knob):
         cgc.TraversalConfig(**{knob: bad})
@@ -93,8 +93,8 @@ def test_traversal_config_rejects_bad_bfs_switch(knob, bad, error):
 
 
 def test_warp_item_ranks_auto_picks_by_layout():
-    """"auto" (the default) sends lists of 128 ranks or more to warps on the random-access
-    layouts and of 1024 or more on the others; an int applies to every layout."""
+    """"auto" (the default) makes warp items of 128 ranks on the random-access layouts and of
+    1024 or more on the others; an int applies to every layout."""
     from cugraph_compressed.kernels.traversal import warp_item_size
 
     edges = pd.DataFrame({"source": [0, 1, 2], "destination": [1, 2, 0]})
@@ -107,6 +107,33 @@ def test_warp_item_ranks_auto_picks_by_layout():
         assert warp_item_size(layout, cgc.TraversalConfig(warp_item_ranks=2048)) >= 2048
     assert sizes["csr"] == sizes["fl"] == 128
     assert sizes["ef"] >= 1024 and sizes["cgr"] >= 1024
+
+
+def test_warp_list_ranks_sets_the_cut_between_thread_and_warp_launches():
+    """"auto" (the default) sends ef's lists of 32 ranks or more to warps and cgr's lists of
+    a warp item or more; None is one warp item, an int applies to every layout; csr and fl
+    (one-rank thread items) have no warp launch whatever the knob."""
+    from cugraph_compressed.kernels.traversal import ALL_DEGREES, list_passes, warp_item_size
+
+    edges = pd.DataFrame({"source": [0, 1, 2], "destination": [1, 2, 0]})
+    for fmt in ("csr", "fl", "ef", "cgr"):
+        G = cgc.CompressedGraph(directed=True, format=fmt).from_pandas_edgelist(edges)
+        layout = G.view().adjacency("out").layout
+        long_list = warp_item_size(layout, cgc.TraversalConfig())
+        cuts = {}
+        for ranks in ("auto", None, 100):
+            config = cgc.TraversalConfig(warp_list_ranks=ranks)
+            passes = list_passes(layout, config)
+            if fmt in ("csr", "fl"):
+                assert passes == [(1, ALL_DEGREES, False)]
+                continue
+            (thread_size, thread_degrees, first), (warp_size, warp_degrees, second) = passes
+            assert (first, second) == (False, True) and warp_size == long_list
+            assert thread_degrees[1] == warp_degrees[0] and warp_degrees[1] == ALL_DEGREES[1]
+            cuts[ranks] = warp_degrees[0]
+        if fmt in ("ef", "cgr"):
+            assert cuts[None] == long_list and cuts[100] == 100
+            assert cuts["auto"] == (32 if fmt == "ef" else long_list)
 
 
 def test_traversal_config_bfs_switch_values():

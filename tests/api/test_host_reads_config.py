@@ -13,6 +13,7 @@ from cugraph_compressed.kernels.traversal import (
     host_placed,
     list_passes,
     warp_item_size,
+    warp_list_cut,
 )
 
 
@@ -60,6 +61,6 @@ def test_host_placed_layouts_send_lists_of_32_ranks_to_warps(fmt):
     if len(plain) == 1:  # one-rank items (csr, fl): aligned groups of the same single launch
         assert host == plain
         return
-    long_list = warp_item_size(layout, config)
-    assert plain[0][1] == (0, long_list) and host[0][1] == (0, HOST_WARP_DEGREE)
+    long_list, cut = warp_item_size(layout, config), warp_list_cut(layout, config)
+    assert plain[0][1] == (0, cut) and host[0][1] == (0, min(cut, HOST_WARP_DEGREE))
     assert host[1] == (long_list, (HOST_WARP_DEGREE, traversal.ALL_DEGREES[1]), True)

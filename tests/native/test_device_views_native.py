@@ -24,7 +24,12 @@ from cugraph_compressed.algorithms.pagerank import ITEM_RANKS
 from cugraph_compressed.formats import FORMATS
 from cugraph_compressed.generators import rmat_edgelist
 from cugraph_compressed.kernels import CHECKED
-from cugraph_compressed.kernels.traversal import HOST_READS, layout_item_size, warp_item_size
+from cugraph_compressed.kernels.traversal import (
+    HOST_READS,
+    layout_item_size,
+    warp_item_size,
+    warp_list_cut,
+)
 
 NATIVE = Path(__file__).resolve().parent
 VIEW_TYPES = [t for cls in FORMATS.values() for t in cls.device_view_types()]
@@ -423,9 +428,11 @@ def test_early_exit_stops_at_the_first_wanted_neighbour(plain_driver, fmt, param
 
 
 #: The compressed layouts whose list decoders restart mid-list bottom-up from the first level,
-#: CSR with the default switch (the driver runs blocks as CPU threads: each case takes seconds).
+#: CSR with the default switch (the driver runs blocks as CPU threads: each case takes seconds),
+#: and ef's default stride top-down with the drivers' default cut (warp_list_cut: lists of 32
+#: ranks or more to warps, each shorter than its one warp item of 512 ranks).
 BFS_CASES = [("cgr", PARAMS["cgr"][1], "bottom-up"), ("ef", PARAMS["ef"][1], "bottom-up"),
-             ("csr", {}, "beamer")]
+             ("csr", {}, "beamer"), ("ef", {}, "top-down")]
 BFS_GRAPH = rmat_edgelist(8, seed=3)
 
 
@@ -449,8 +456,9 @@ def test_bfs_kernels_match_scipy(plain_driver, fmt, params, rule):
     matrix = csr_matrix((np.ones(owner.size), (owner, neighbours)), shape=(n, n))
     hops = shortest_path(matrix, unweighted=True, indices=sources).min(axis=0)
     warp_items = layout_item_size(layout, 32, 32)
+    cut = warp_list_cut(layout) if rule == "top-down" else warp_items
     code = {"top-down": 0, "beamer": 1, "bottom-up": 2}[rule]
-    out = _call(plain_driver, layout, BFS, layout_item_size(layout), warp_items, warp_items, code,
+    out = _call(plain_driver, layout, BFS, layout_item_size(layout), warp_items, cut, code,
                 np.r_[n, sources])
     dist, pred, bottom_up_levels = out[:n], out[n:2 * n], out[-1]
     reached = np.isfinite(hops)
