@@ -158,7 +158,8 @@ class TraversalConfig:
         ``"auto"`` (the default): :data:`AUTO_WARP_LIST_RANKS`, 32 for ``ef``, whose thread
         item is a whole forward-pointer stride (k = 512 ranks): a thread that decodes a list
         of a few hundred ranks alone keeps the other 31 lanes of its warp waiting on it, where
-        a warp decodes that list in a few steps of 32 ranks.  None for the others.
+        a warp decodes that list in a few steps of 32 ranks; 128 for ``cgr``; None for the
+        others (as measured: see :data:`AUTO_WARP_LIST_RANKS`).
     sort_frontiers_from : int or None
         Frontiers at least this long are sorted by vertex id before they are expanded, so the
         threads of a warp read neighbouring list headers and write neighbouring results.
@@ -493,10 +494,11 @@ def warp_item_size(layout, config: TraversalConfig = DEFAULT_CONFIG) -> int:
 
 
 #: ``warp_list_ranks="auto"``, by layout name; a layout not named here sends lists that fill a
-#: warp item to warps.  ``ef``'s 32 is a prediction from its R-MAT 24 degrees (most edges in
-#: lists of 32 to 1023 ranks, which went to one thread each), to be confirmed with
-#: ``benchmarks/tuning.py --knob warp_list_ranks``.
-AUTO_WARP_LIST_RANKS = {"ef": 32}
+#: warp item to warps.  Measured at R-MAT 24 on an H100 (``benchmarks/tuning.py --knob
+#: warp_list_ranks``, ``benchmarks/results/tuning/h100-scale24-warp-list-ranks-fbf9086.json``):
+#: ``ef`` at 32 beats one warp item (1024) and 128 on BFS, SSSP, PageRank and WCC; ``cgr`` at
+#: 128 beats 1024 on all four, where 32 slows its PageRank by a third.
+AUTO_WARP_LIST_RANKS = {"ef": 32, "cgr": 128}
 
 
 def warp_list_cut(layout, config: TraversalConfig = DEFAULT_CONFIG) -> int:

@@ -111,7 +111,7 @@ def test_warp_item_ranks_auto_picks_by_layout():
 
 def test_warp_list_ranks_sets_the_cut_between_thread_and_warp_launches():
     """"auto" (the default) sends ef's lists of 32 ranks or more to warps and cgr's lists of
-    a warp item or more; None is one warp item, an int applies to every layout; csr and fl
+    128 or more; None is one warp item, an int applies to every layout; csr and fl
     (one-rank thread items) have no warp launch whatever the knob."""
     from cugraph_compressed.kernels.traversal import ALL_DEGREES, list_passes, warp_item_size
 
@@ -133,7 +133,7 @@ def test_warp_list_ranks_sets_the_cut_between_thread_and_warp_launches():
             cuts[ranks] = warp_degrees[0]
         if fmt in ("ef", "cgr"):
             assert cuts[None] == long_list and cuts[100] == 100
-            assert cuts["auto"] == (32 if fmt == "ef" else long_list)
+            assert cuts["auto"] == (32 if fmt == "ef" else 128)
 
 
 def test_traversal_config_bfs_switch_values():
