@@ -19,7 +19,8 @@ import numpy as np
 from .._args import check_bool, check_number
 from .._backend import to_host
 from ..graph_view import ANY
-from ..kernels.traversal import Module, Traversal
+from ..kernels import grid_size, resident_blocks
+from ..kernels.traversal import BLOCK, Module, Traversal
 from ._weights import graph_bad_weights
 from .registry import ALGORITHMS, front_door
 
@@ -245,10 +246,14 @@ def pagerank_device(adjacency, alpha, teleport, start, out_weight, max_iter, tol
     shares = cp.empty(n, dtype=stype)
     sums = cp.zeros(2, dtype=cp.float64)  # the L1 change and the dangling mass of an iteration
     update = MODULE.kernel("update", weight=stype)
+    # As many blocks as the GPU holds at once, striding over the vertices: every block ends in
+    # a reduction and one atomic per sum, which a block per 256 vertices would pay n / 256
+    # times on the same two words.
+    update_grid = ((min(grid_size(n, BLOCK), resident_blocks(update, BLOCK)),), (BLOCK,))
 
     def finish(alpha, spread, teleport):
         sums.fill(0)
-        update(*run.grid(n), (fresh, scores, inverse, scores if teleport is None else teleport,
+        update(*update_grid, (fresh, scores, inverse, scores if teleport is None else teleport,
                               np.int32(teleport is not None), np.float64(alpha),
                               np.float64(spread), np.int64(n), shares, sums))
         return (float(x) for x in sums.get())
