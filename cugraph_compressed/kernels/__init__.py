@@ -208,10 +208,14 @@ def resident_blocks(kernel, block: int) -> int:
     can take as long as the first).
 
     Registers go to warps in units of 256; each block also takes 1 KiB of shared memory the
-    driver reserves."""
+    driver reserves.  The device's attributes are read once per device (CuPy reads every
+    attribute with a driver call of its own)."""
     import cupy
 
-    attributes = cupy.cuda.Device().attributes
+    device = cupy.cuda.Device()
+    attributes = _attributes.get(device.id)
+    if attributes is None:
+        attributes = _attributes[device.id] = device.attributes
     sms = int(attributes["MultiProcessorCount"])
     warps = -(-block // 32)
     registers = -(-int(kernel.num_regs) * 32 // 256) * 256 * warps
@@ -220,6 +224,9 @@ def resident_blocks(kernel, block: int) -> int:
               int(attributes["MaxSharedMemoryPerMultiprocessor"])
               // (int(kernel.shared_size_bytes) + 1024)]
     return sms * max(1, min(limits))
+
+
+_attributes: dict[int, dict] = {}  # device id -> its attributes
 
 
 _registry: dict[Path, object] = {}
