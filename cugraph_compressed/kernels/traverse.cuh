@@ -237,9 +237,12 @@ __device__ void for_each_item(const View& g, const D* vertices, int all, const i
   }
 }
 
-// Warp w of a block takes items w, w + WARPS, ... of the block's tile.  Its lanes search the
-// owner together (warp_upper_bound), so they stay converged and call f together; the search
-// goes on from the previous owner, items being increasing.
+// Warp w of a block takes items w, w + WARPS, ... of the block's tile.  The block first finds
+// the tile's members [lo, hi) as for_each_item does (every thread of the block calls this with
+// the same tile); the tile's few items usually span fewer than BLOCK members, so hi takes one
+// round of coalesced loads from lo, which leaves scan[lo, hi) in L1.  Each warp's lanes then
+// search an item's owner together (warp_upper_bound) in [previous owner, hi), items being
+// increasing: usually one or two ballot rounds, and the lanes stay converged to call f together.
 template <class View, typename D, class F>
 __device__ void for_each_warp_item(const View& g, const D* vertices, int all, const int64_t* scan,
                                    int64_t n, int64_t total, int64_t item_size, F&& f,
@@ -247,9 +250,18 @@ __device__ void for_each_warp_item(const View& g, const D* vertices, int all, co
   constexpr int TILE = WARPS * ITEMS;
   const int64_t tile_begin = tile * TILE;
   const int64_t tile_end = min(tile_begin + (int64_t)TILE, total);
-  int64_t i = 0;
+  const int64_t lo = block_upper_bound(scan, 0, n, tile_begin);
+  const int64_t near = min(n, lo + BLOCK);
+  int64_t last = block_upper_bound(scan, lo, near, tile_end - 1);  // one round
+  if (last == near) last = block_upper_bound(scan, near, n, tile_end - 1);  // members w/o items
+  // hi waits in shared memory, read for each search: a register held across the decode would
+  // raise the warp kernels' peak (PageRank's past 64 registers, a block fewer per SM).
+  __shared__ int64_t tile_hi;
+  if (threadIdx.x == 0) tile_hi = last + 1;
+  __syncthreads();
+  int64_t i = lo;
   for (int64_t item = tile_begin + threadIdx.x / WARP; item < tile_end; item += WARPS) {
-    i = warp_upper_bound(scan, i, n, item);
+    i = warp_upper_bound(scan, i, tile_hi, item);
     visit_item(g, vertices, all, i, i ? scan[i - 1] : 0, item, item_size, f);
   }
 }
@@ -305,7 +317,7 @@ __device__ __forceinline__ void for_each_list_item_tiles(const View& g, const D*
   constexpr int TILE = PerWarp ? WARPS * ITEMS : BLOCK * ITEMS;
   for (int64_t tile = blockIdx.x; tile * TILE < total; tile += gridDim.x) {
     list_item_tile<PerWarp>(g, vertices, 0, scan, n, total, item_size, tile, f);
-    __syncthreads();  // the next tile rewrites the block's shared owner table
+    __syncthreads();  // the next tile rewrites the block's shared owner table (or tile_hi)
   }
 }
 

@@ -263,15 +263,25 @@ TRAVERSAL_CASES = [(fmt, p) for fmt in sorted(FORMATS) for p in PARAMS[fmt][:2]]
 
 
 #: Where lists go: all to threads, split by degree (hub's long list to warps), all to warps
-#: (most of rmat's lists are shorter than a warp; hub's many short lists only add time).
-SPLITS = [("rmat", "threads"), ("rmat", "split"), ("rmat", "warps"), ("hub", "threads"),
-          ("hub", "split")]
+#: (most of rmat's lists are shorter than a warp; hub's many short lists only add time), or
+#: from CUT ranks on (ef's default cut, most such lists one partial warp item): rmat's tiles
+#: of warp items then span 100 to 200 members, most without items, which each warp's owner
+#: search crosses in ballot rounds; where a tile spans more than BLOCK members ("split") the
+#: block's search for the tile's last member goes past its first BLOCK.
+SPLITS = [("rmat", "threads"), ("rmat", "split"), ("rmat", "warps"), ("rmat", "cut"),
+          ("hub", "threads"), ("hub", "split")]
+CUT = 32
+
+
+def warp_degree_of(lists, warp_items):
+    """The degree from which the driver sends lists to warps, for a SPLITS entry."""
+    return {"threads": NEVER, "split": warp_items, "warps": 0, "cut": CUT}[lists]
 
 
 #: The traversal core through the unchecked driver on every split, and through the checked one
 #: (its list_degree and neighbour checks, the same item loops) where lists go both ways.
-CORE_CASES = [(g, s, "plain") for g, s in SPLITS] + [(g, "split", "checked") for g in GRAPHS
-                                                      if (g, "split") in SPLITS]
+CORE_CASES = [(g, s, "plain") for g, s in SPLITS] + [(g, s, "checked") for g, s in SPLITS
+                                                      if s in ("split", "cut")]
 
 
 @pytest.mark.parametrize("graph, lists, build", CORE_CASES,
@@ -284,7 +294,7 @@ def test_traversal_core_visits_every_edge_once(request, fmt, params, graph, list
     list in the vertex set exactly once: over all vertices, and over a frontier (a subset in
     scrambled order, so tiles span vertices without items and the owner search leaves shared
     memory).  Lists go to threads, to warps, or split by degree as BFS does (lists of at least
-    a warp item to warps)."""
+    a warp item, or of at least CUT ranks, to warps)."""
     driver = request.getfixturevalue(f"{build}_driver")
     layout = layout_of(fmt, params, graph, False)
     _, neighbours, slots = layout.to_coo()
@@ -292,7 +302,7 @@ def test_traversal_core_visits_every_edge_once(request, fmt, params, graph, list
     rng = np.random.default_rng(7)
     frontier = rng.permutation(layout.num_vertices)[: layout.num_vertices // 3]
     chunk, warp_items = layout.device_chunk_size, warp_item_size(layout)
-    warp_degree = {"threads": NEVER, "split": warp_items, "warps": 0}[lists]
+    warp_degree = warp_degree_of(lists, warp_items)
     item_sizes = {chunk, 3 * chunk + 1} if lists == "threads" else {chunk}
     for vertices in (None, frontier):
         for item_size in sorted(item_sizes):
@@ -319,7 +329,7 @@ def test_pagerank_product_through_threads_and_warps(plain_driver, fmt, params, g
     scaled = np.arange(n) % 11 + 1
     share = slots % 5 + 1
     warp_items = warp_item_size(layout)
-    warp_degree = {"threads": NEVER, "split": warp_items, "warps": 0}[lists]
+    warp_degree = warp_degree_of(lists, warp_items)
     item_size = layout_item_size(layout, ITEM_RANKS)
     for mode, to, frm in ((PULL, owner, neighbours), (PUSH, neighbours, owner)):
         got = _call(plain_driver, layout, mode, item_size, warp_items, warp_degree, True,
@@ -536,7 +546,7 @@ def test_host_reads_visit_every_edge_once(host_reads_driver, fmt, params, graph,
     frontier = np.random.default_rng(7).permutation(layout.num_vertices)[
         : layout.num_vertices // 3]
     chunk, warp_items = layout.device_chunk_size, warp_item_size(layout)
-    warp_degree = {"threads": NEVER, "split": warp_items, "warps": 0}[lists]
+    warp_degree = warp_degree_of(lists, warp_items)
     for vertices in (None, frontier):
         _, _, _, by_slot, writes = run_view(host_reads_driver, layout, chunk, vertices,
                                             TRAVERSE, warp_items, warp_degree)
