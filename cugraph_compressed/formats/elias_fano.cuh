@@ -101,32 +101,19 @@ struct EfView {
     const uint64_t pointer = L.start + (uint64_t)((j - 1) * L.w_fp);
     return L.up + (uint64_t)(j * k) + read_wide_bits(data, pointer, L.w_fp);
   }
-  // The low bits of rank `rank` in two steps: lows() loads the two words holding them,
-  // bits() takes them out.  The warp decoder loads a step's before it hands the previous
-  // step's values to its callback, so the load is in flight while the callback's own memory
-  // traffic runs (the callback's stores and atomics keep the compiler from moving a later
-  // load above them).  The thread decoder reads them when it needs them: loading ahead cost
-  // it registers (48 to 58-62 with nvcc 13 for sm_90: 4 blocks per multiprocessor, not 5).
-  struct Lows {
-    uint32_t first, second;
-    int shift;
-  };
-  __device__ __forceinline__ Lows lows(const List& L, int64_t rank) const {
-    const uint64_t pos = L.lo + (uint64_t)(rank * L.l);
-    return {data[pos >> 5], data[(pos >> 5) + 1], (int)(pos & 31)};
+  // The low bits of rank `rank`, loaded (kernels/bits.cuh: load_bits) but not yet taken out.
+  // The warp decoder loads a step's before it hands the previous step's values to its
+  // callback, so the load is in flight while the callback's own memory traffic runs (the
+  // callback's stores and atomics keep the compiler from moving a later load above them).  The
+  // thread decoder reads them when it needs them: loading ahead cost it registers (48 to 58-62
+  // with nvcc 13 for sm_90: 4 blocks per multiprocessor, not 5).
+  __device__ __forceinline__ LoadedBits lows(const List& L, int64_t rank) const {
+    return load_bits(data, L.lo + (uint64_t)(rank * L.l));
   }
-  __device__ __forceinline__ static uint32_t bits(const List& L, const Lows& low) {
-    const uint64_t window = ((uint64_t)low.first | ((uint64_t)low.second << 32)) >> low.shift;
-    return (uint32_t)(window & (L.l >= 32 ? 0xFFFFFFFFull : ((1ull << L.l) - 1ull)));
-  }
-  // Value of rank `rank`, whose one is at bit p and whose low bits are `low`.
-  __device__ __forceinline__ static int64_t value(const List& L, uint64_t p, int64_t rank,
-                                                  uint32_t low) {
-    const uint64_t high = p - L.up - (uint64_t)rank;
-    return (int64_t)((high << L.l) | low);
-  }
+  // Value of rank `rank`, whose one is at bit p.
   __device__ __forceinline__ int64_t value(const List& L, uint64_t p, int64_t rank) const {
-    return value(L, p, rank, bits(L, lows(L, rank)));
+    const uint64_t high = p - L.up - (uint64_t)rank;
+    return (int64_t)((high << L.l) | take_bits(lows(L, rank), L.l));
   }
 
   template <class F>
@@ -174,9 +161,9 @@ struct EfView {
     const List L = list(v);
     CGC_REQUIRE(sound(L), FAULT_CODE, v, return)  // the same for every lane: they return together
     const unsigned lane = lane_id();
-    // The low bits of this lane's rank in the next step, loaded a step ahead (Lows): the
+    // The low bits of this lane's rank in the next step, loaded a step ahead (lows): the
     // first step's (rank begin + lane) with the first window's upper bits.
-    Lows low = begin + lane < end ? lows(L, begin + lane) : Lows{0u, 0u, 0};
+    LoadedBits low = begin + lane < end ? lows(L, begin + lane) : LoadedBits{0u, 0u, 0};
     int64_t rank = begin / k * k;  // rank of the first one of the window
     const uint64_t from = pointed_one(L, begin / k);
     CGC_REQUIRE(inside(L, from), FAULT_CODE, v, return)
@@ -222,7 +209,7 @@ struct EfView {
         // This step's low bits, loaded a step ago, then the next step's loads: target + 32, or,
         // after the window's last step, the next window's first step, whose ranks start where
         // this window's end (rank + hi, then its target lane).
-        const uint32_t low_bits = bits(L, low);
+        const uint32_t low_bits = take_bits(low, L.l);
         const int64_t next = rank + (t + WARP < hi ? target + WARP : hi + (int)lane);
         if (next < end) low = lows(L, next);
         auto value_of = [&]() {

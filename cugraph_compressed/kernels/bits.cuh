@@ -7,15 +7,30 @@
 
 namespace cgc {
 
-// The `width` (0..32) bits at bit position `pos`.  `words` is a Buffer<uint32_t> or, for a
+// A field read in two steps, so a decoder can issue the loads early and take the bits out
+// when it needs them: load_bits loads the two words holding the field at bit position `pos`,
+// take_bits takes its `width` (0..32) bits out.  `words` is a Buffer<uint32_t> or, for a
 // per-edge stream, an EdgeBuffer<uint32_t> (each of the two words read goes to its own part,
 // so a field across the split of a split stream reads right).
+struct LoadedBits {
+  uint32_t first, second;
+  int shift;
+};
+template <class Words>
+__device__ __forceinline__ LoadedBits load_bits(const Words& words, uint64_t pos) {
+  const uint64_t w = pos >> 5;
+  return {words[w], words[w + 1], (int)(pos & 31)};
+}
+__device__ __forceinline__ uint32_t take_bits(const LoadedBits& loaded, int width) {
+  const uint64_t window = (uint64_t)loaded.first | ((uint64_t)loaded.second << 32);
+  const uint64_t mask = width >= 32 ? 0xFFFFFFFFull : ((1ull << width) - 1ull);
+  return (uint32_t)((window >> loaded.shift) & mask);
+}
+
+// The `width` (0..32) bits at bit position `pos`, read at once.
 template <class Words>
 __device__ __forceinline__ uint32_t read_bits(const Words& words, uint64_t pos, int width) {
-  const uint64_t w = pos >> 5;
-  const uint64_t window = (uint64_t)words[w] | ((uint64_t)words[w + 1] << 32);
-  const uint64_t mask = width >= 32 ? 0xFFFFFFFFull : ((1ull << width) - 1ull);
-  return (uint32_t)((window >> (pos & 31)) & mask);
+  return take_bits(load_bits(words, pos), width);
 }
 
 // A field of `width` (0..64) bits at `pos`, stored as its low 32 bits at pos and the rest at

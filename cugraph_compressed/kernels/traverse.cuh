@@ -168,6 +168,19 @@ __device__ __forceinline__ int64_t warp_upper_bound(const int64_t* scan, int64_t
   return lo + __popc(__ballot_sync(FULL_WARP, lo + lane < hi && scan[lo + lane] <= key));
 }
 
+// The members [lo, hi) owning the tile of items [begin, end) (end > begin), searched by the
+// whole block (block_upper_bound).  A tile's items usually span fewer than BLOCK members, so hi
+// takes one round of coalesced loads from lo (leaving scan[lo, hi) in L1); a tile that also
+// spans members without items searches on from there.
+__device__ __forceinline__ void tile_members(const int64_t* scan, int64_t n, int64_t begin,
+                                             int64_t end, int64_t& lo, int64_t& hi) {
+  lo = block_upper_bound(scan, 0, n, begin);
+  const int64_t near = min(n, lo + BLOCK);
+  int64_t last = block_upper_bound(scan, lo, near, end - 1);  // one round
+  if (last == near) last = block_upper_bound(scan, near, n, end - 1);
+  hi = last + 1;
+}
+
 // Hands `item` of vertex-set member i (which has `before` items ahead of it) to f.
 template <class View, typename D, class F>
 __device__ __forceinline__ void visit_item(const View& g, const D* vertices, int all, int64_t i,
@@ -238,11 +251,10 @@ __device__ void for_each_item(const View& g, const D* vertices, int all, const i
 }
 
 // Warp w of a block takes items w, w + WARPS, ... of the block's tile.  The block first finds
-// the tile's members [lo, hi) as for_each_item does (every thread of the block calls this with
-// the same tile); the tile's few items usually span fewer than BLOCK members, so hi takes one
-// round of coalesced loads from lo, which leaves scan[lo, hi) in L1.  Each warp's lanes then
-// search an item's owner together (warp_upper_bound) in [previous owner, hi), items being
-// increasing: usually one or two ballot rounds, and the lanes stay converged to call f together.
+// the tile's members [lo, hi) (tile_members; every thread of the block calls this with the
+// same tile).  Each warp's lanes then search an item's owner together (warp_upper_bound) in
+// [previous owner, hi), items being increasing: usually one or two ballot rounds of L1 hits,
+// and the lanes stay converged to call f together.
 template <class View, typename D, class F>
 __device__ void for_each_warp_item(const View& g, const D* vertices, int all, const int64_t* scan,
                                    int64_t n, int64_t total, int64_t item_size, F&& f,
@@ -250,14 +262,12 @@ __device__ void for_each_warp_item(const View& g, const D* vertices, int all, co
   constexpr int TILE = WARPS * ITEMS;
   const int64_t tile_begin = tile * TILE;
   const int64_t tile_end = min(tile_begin + (int64_t)TILE, total);
-  const int64_t lo = block_upper_bound(scan, 0, n, tile_begin);
-  const int64_t near = min(n, lo + BLOCK);
-  int64_t last = block_upper_bound(scan, lo, near, tile_end - 1);  // one round
-  if (last == near) last = block_upper_bound(scan, near, n, tile_end - 1);  // members w/o items
+  int64_t lo, hi;
+  tile_members(scan, n, tile_begin, tile_end, lo, hi);
   // hi waits in shared memory, read for each search: a register held across the decode would
   // raise the warp kernels' peak (PageRank's past 64 registers, a block fewer per SM).
   __shared__ int64_t tile_hi;
-  if (threadIdx.x == 0) tile_hi = last + 1;
+  if (threadIdx.x == 0) tile_hi = hi;
   __syncthreads();
   int64_t i = lo;
   for (int64_t item = tile_begin + threadIdx.x / WARP; item < tile_end; item += WARPS) {
