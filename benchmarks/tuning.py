@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Time the algorithms on every layout under several values of one tuning knob of the device
-kernels, beside cuGraph, on one R-MAT graph in one process (GPU only).
+kernels, beside cuGraph, on one R-MAT graph in one process (GPU only).  Both sides build with
+``renumber=True`` (cuGraph's default path) and allocate from one RMM pool, as in
+``benchmarks/run.py``.
 
 A knob is a field of ``cugraph_compressed.TraversalConfig``, set per graph with
 ``G.traversal = TraversalConfig(**{knob: value})`` (the other fields keep their defaults):
@@ -47,6 +49,7 @@ import cupy as cp  # noqa: E402
 import cugraph_compressed as cgc  # noqa: E402
 from cugraph_compressed.algorithms import ALGORITHMS  # noqa: E402
 from cugraph_compressed.bench import simple_edges  # noqa: E402
+from cugraph_compressed.bench.environment import Environment  # noqa: E402
 from cugraph_compressed.generators import rmat_edgelist  # noqa: E402
 
 KNOBS = tuple(f.name for f in dataclasses.fields(cgc.TraversalConfig))
@@ -123,6 +126,7 @@ def main(argv=None):
                         "host_sort_frontiers_from knobs apply)")
     p.add_argument("--json", help="also write the medians here")
     args = p.parse_args(argv)
+    Environment("device")  # the RMM pool, before anything is allocated
     df = simple_edges(rmat_edgelist(args.scale, seed=42, weighted=True, backend="device"))
     source = int(df["source"].iloc[0])
     default = getattr(cgc.TraversalConfig(), args.knob)
@@ -135,7 +139,7 @@ def main(argv=None):
         kind = cugraph.Graph if library is cugraph else cgc.CompressedGraph
         extra = {} if library is cugraph else {"format": fmt, "placement": args.placement}
         graph = kind(directed=directed, **extra)
-        graph.from_cudf_edgelist(df, weight="weight", renumber=False,
+        graph.from_cudf_edgelist(df, weight="weight", renumber=True,
                                  store_transposed=transposed)
         return graph
 
@@ -147,6 +151,7 @@ def main(argv=None):
     print("cuGraph: " + ", ".join(f"{n} {t:.2f}" for n, t in theirs.items()), flush=True)
     record = {"scale": args.scale, "edges": len(df), "source": source, "knob": args.knob,
               "values": args.values, "repeats": args.repeats, "placement": args.placement,
+              "renumber": True, "rmm_pool": True,
               "device": cp.cuda.runtime
               .getDeviceProperties(cp.cuda.Device().id)["name"].decode(),
               "cugraph_ms": theirs, "ms": {}}

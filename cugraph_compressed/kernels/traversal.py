@@ -495,7 +495,8 @@ def warp_item_size(layout, config: TraversalConfig = DEFAULT_CONFIG) -> int:
 
 #: ``warp_list_ranks="auto"``, by layout name; a layout not named here sends lists that fill a
 #: warp item to warps.  Measured at R-MAT 24 on an H100 (``benchmarks/tuning.py --knob
-#: warp_list_ranks``, ``benchmarks/results/tuning/h100-scale24-warp-list-ranks-fbf9086.json``):
+#: warp_list_ranks``, ``benchmarks/results/tuning/h100-scale24-warp-list-ranks-fbf9086.json``,
+#: graphs then built with ``renumber=False``):
 #: ``ef`` at 32 beats one warp item (1024) and 128 on BFS, SSSP, PageRank and WCC; ``cgr`` at
 #: 128 beats 1024 on all four, where 32 slows its PageRank by a third.
 AUTO_WARP_LIST_RANKS = {"ef": 32, "cgr": 128}
