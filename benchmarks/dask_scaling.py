@@ -214,7 +214,7 @@ def _definition_checks(spec, source, results):
     if "pagerank" in results and not spec["weighted"]:
         scores = _dense(results["pagerank"], "pagerank", index, 0.0)
         residual, total = rmat_checks.pagerank_residual(edges, scores, ALPHA, undirected,
-                                                        1 << 26)
+                                                        1 << 29)
         found["pagerank"] = ([] if residual <= 10 * TOL and abs(total - 1) <= 1e-4 else
                              [f"residual {residual:.3g}, sum {total:.8f}"])
     return {name: "ok" if not problems else problems for name, problems in found.items()}

@@ -262,8 +262,8 @@ def run_layout(fmt, args, chunks, record, deadline):
 
 def check(args, chunks, source, results, record, fmt, deadline):
     """Every result against its definition over regenerated edges (the algorithms that ran,
-    while the time limit allows); failures are recorded."""
-    undirected = args.undirected
+    while the time limit allows).  Each verdict is recorded as soon as it is known, and a
+    check that runs out of memory records that as its verdict; the others still run."""
     start = time.perf_counter()
     first = next(iter(results.values()))
     compact = Compact(first[0], 1 << args.scale)
@@ -273,50 +273,52 @@ def check(args, chunks, source, results, record, fmt, deadline):
             yield chunk["source"].values, chunk["destination"].values
 
     edges = compact.edges(pairs)
-    problems = {}
+    verdicts = {}
     for name in [k for k in ALGORITHMS if k in results]:
         if deadline.passed():
             record[name]["check"] = "skipped: the invocation's time limit had passed"
             continue
-        vertices = results[name][0]
-        if not compact.same_vertices(vertices):
-            problems[name] = ["its vertices are not those of the first result"]
-            continue
-        if name == "bfs":
-            _, dist, pred, unreached = results["bfs"]
-            dist = compact.dense(vertices, dist, unreached)
-            pred = compact.dense(vertices, pred, -1)
-            pred[pred >= 0] = compact.rank_of[pred[pred >= 0]]  # predecessors are ids too
-            problems["bfs"] = rmat_checks.check_bfs(edges, dist, pred,
-                                                    int(compact.rank_of[source]), unreached,
-                                                    undirected)
-            record["bfs"]["reached"] = int((dist != unreached).sum())
-            del dist, pred
-        elif name == "wcc":
-            labels = compact.dense(vertices, results["wcc"][1], -1)
-            problems["wcc"], components = rmat_checks.check_components(edges, labels)
-            record["wcc"]["components"] = components
-            del labels
-        else:
-            scores = compact.dense(vertices, results["pagerank"][1], np.nan)
-            residual, total = rmat_checks.pagerank_residual(
-                edges, scores, ALPHA, undirected, args.check_range_vertices)
-            del scores
-            problems["pagerank"] = ([] if residual <= TOL and abs(total - 1) <= 1e-4 else
-                                    [f"residual {residual:.3g} (tol {TOL}), sum {total:.8f}"])
-            record["pagerank"].update(residual=residual, score_sum=total)
-        results.pop(name)
+        try:
+            found = check_one(name, args, compact, edges, source, results.pop(name),
+                              record[name])
+        except MemoryError as exc:
+            found = [f"the check ran out of memory: {str(exc)[:200]}"]
+        gc.collect()
+        if compact.missing:  # the check ran without those edges: it does not hold
+            found.append(f"{compact.missing} edge ends are no vertex of the results")
+        record[name]["check"] = verdicts[name] = "ok" if not found else found
     record["checked_vertices"] = compact.n
     record["edge_ends_outside_results"] = compact.missing
-    if compact.missing:  # every check ran without those edges: none of them holds
-        for found in problems.values():
-            found.append(f"{compact.missing} edge ends are no vertex of the results")
     del compact
-    for name, found in problems.items():
-        record[name]["check"] = "ok" if not found else found
     record["check_seconds"] = time.perf_counter() - start
     print(f"{fmt}: checks {record['check_seconds']:.1f} s: "
-          + ", ".join(f"{k} {'ok' if not v else v}" for k, v in problems.items()), flush=True)
+          + ", ".join(f"{k} {v}" for k, v in verdicts.items()), flush=True)
+
+
+def check_one(name, args, compact, edges, source, result, row):
+    """Problems found in one algorithm's result (a list; empty when it holds); ``row`` (the
+    algorithm's record) gets what the check counted."""
+    vertices = result[0]
+    if not compact.same_vertices(vertices):
+        return ["its vertices are not those of the first result"]
+    if name == "bfs":
+        _, dist, pred, unreached = result
+        dist = compact.dense(vertices, dist, unreached)
+        pred = compact.dense(vertices, pred, -1)
+        pred[pred >= 0] = compact.rank_of[pred[pred >= 0]]  # predecessors are ids too
+        row["reached"] = int((dist != unreached).sum())
+        return rmat_checks.check_bfs(edges, dist, pred, int(compact.rank_of[source]),
+                                     unreached, args.undirected)
+    if name == "wcc":
+        labels = compact.dense(vertices, result[1], -1)
+        found, row["components"] = rmat_checks.check_components(edges, labels)
+        return found
+    scores = compact.dense(vertices, result[1], np.nan)
+    residual, total = rmat_checks.pagerank_residual(edges, scores, ALPHA, args.undirected,
+                                                    args.check_range_edges)
+    row.update(residual=residual, score_sum=total)
+    return ([] if residual <= TOL and abs(total - 1) <= 1e-4 else
+            [f"residual {residual:.3g} (tol {TOL}), sum {total:.8f}"])
 
 
 def main(argv=None):
@@ -328,8 +330,9 @@ def main(argv=None):
     parser.add_argument("--chunk-edges", type=int, default=1 << 28)
     parser.add_argument("--budget", type=float, help="memory_budget of the build (bytes)")
     parser.add_argument("--renumber", action="store_true", help="renumber=True (default False)")
-    parser.add_argument("--check-range-vertices", type=int, default=1 << 26,
-                        help="sources per range of the PageRank residual's deduplication")
+    parser.add_argument("--check-range-edges", type=int, default=1 << 29,
+                        help="edge ends per source range of the PageRank residual's "
+                             "deduplication (2^29: a few GB of keys)")
     parser.add_argument("--placement", choices=("device", "host", "auto"), default="device",
                         help="where the per-edge buffers go (auto once the package has it)")
     parser.add_argument("--gpu-cap", type=float, default=None, metavar="BYTES",

@@ -89,8 +89,8 @@ def test_component_check_matches_scipy(seed):
 
 
 @pytest.mark.parametrize("undirected", [False, True])
-@pytest.mark.parametrize("range_vertices", [7, 1000])
-def test_pagerank_residual_against_networkx(undirected, range_vertices):
+@pytest.mark.parametrize("range_edges", [1, 7, 1000])
+def test_pagerank_residual_against_networkx(undirected, range_edges):
     n, u, v, edges = random_edges(3)
     g = nx.Graph() if undirected else nx.DiGraph()
     g.add_nodes_from(range(n))
@@ -98,9 +98,24 @@ def test_pagerank_residual_against_networkx(undirected, range_vertices):
     ref = nx.pagerank(g, alpha=0.85, tol=1e-14, max_iter=1000)
     scores = np.array([ref[i] for i in range(n)])
     residual, total = rmat_checks.pagerank_residual(edges, scores, 0.85, undirected,
-                                                    range_vertices)
+                                                    range_edges)
     assert residual < 1e-10 and total == pytest.approx(1.0)
     off = scores.copy()
     off[0] += 1e-3
     off[1] -= 1e-3
-    assert rmat_checks.pagerank_residual(edges, off, 0.85, undirected, range_vertices)[0] > 1e-4
+    assert rmat_checks.pagerank_residual(edges, off, 0.85, undirected, range_edges)[0] > 1e-4
+
+
+@pytest.mark.parametrize("undirected", [False, True])
+@pytest.mark.parametrize("range_edges", [1, 5, 40, 10**6])
+def test_source_ranges_cover_the_vertices_within_the_edge_bound(undirected, range_edges):
+    n, u, v, edges = random_edges(4)
+    ends = np.bincount(np.concatenate([u, v]) if undirected else u, minlength=n)
+    ranges = rmat_checks.source_ranges(edges, n, undirected, range_edges)
+    assert ranges[0][0] == 0 and ranges[-1][1] == n
+    assert all(a[1] == b[0] for a, b in zip(ranges[:-1], ranges[1:]))
+    for lo, hi in ranges:
+        assert hi > lo
+        assert hi - lo == 1 or ends[lo:hi].sum() <= range_edges
+        if hi < n:  # maximal: the next vertex would pass the bound
+            assert ends[lo:hi + 1].sum() > range_edges
