@@ -1,16 +1,17 @@
 #!/usr/bin/env python3
-"""Placement at R-MAT 26: every layout in device, host (and auto, once the package has it)
-placement beside cuGraph (``renumber=True``), directed (BFS, SSSP, PageRank) and undirected
-(the same and WCC), split into parts that each end within one 540 s command.
+"""Placement at R-MAT 26: every layout in device, host and auto placement beside cuGraph
+(``renumber=True``), directed (BFS, SSSP, PageRank) and undirected (the same and WCC), split
+into parts that each end within one 540 s command.
 
 One part is one layout and one directedness (``run.py`` underneath, same process for all of
 its contenders); the first part of each directedness also times cuGraph, whose out of memory
 (undirected R-MAT 26 on an H100) is its row.  Per part, measured from the records (R-MAT 26
 builds 2-38 s per graph, host-placed SSSP on ``ef`` about 4x its R-MAT 24 time of 4.4 s):
 two graph kinds x the placements, each built once (``--encode-repeats 0``: the warm-up build
-is the timed one), 2 sources directed and 1 undirected x 2 repeats, so about 150-350 s;
-``--time-limit`` (default 480 s) stops starting anything after that, and the rows left out
-say so.
+is the timed one), 2 sources directed and 1 undirected x 2 repeats, so about 150-350 s for
+device and host and 250-500 s with auto (a third pair of builds, from host placement, and
+runs that read part of the graph from host memory); ``--time-limit`` (default 480 s) stops
+starting anything after that, and the rows left out say so.
 
     python benchmarks/placement_runs.py --list
     python benchmarks/placement_runs.py --part 1 --out-dir $OUT     # 1 .. 8
@@ -33,7 +34,7 @@ LAYOUTS = ("csr", "fl", "ef", "cgr")
 SCALE = 26
 
 
-def parts(placements):
+def parts(placements, auto_share=0.5):
     """``[(name, run.py arguments)]``: directed parts, then undirected ones."""
     out = []
     for directed in (True, False):
@@ -41,7 +42,8 @@ def parts(placements):
         for i, fmt in enumerate(LAYOUTS):
             # Undirected SSSP on host placement costs twice the directed one: one source.
             args = ["--scales", str(SCALE), "--directed" if directed else "--undirected",
-                    "--formats", fmt, "--placements", *placements, "--backend", "device",
+                    "--formats", fmt, "--placements", *placements,
+                    "--auto-share", str(auto_share), "--backend", "device",
                     "--repeats", "2", "--sources", "2" if directed else "1",
                     "--encode-repeats", "0"]
             if i:
@@ -70,9 +72,11 @@ def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--list", action="store_true", help="print the parts and exit")
     p.add_argument("--part", type=int, help="the part to run, 1-based")
-    p.add_argument("--placements", nargs="+", default=["device", "host"],
-                   choices=("device", "host", "auto"), help="(device host; add auto once it "
-                                                            "exists)")
+    p.add_argument("--placements", nargs="+", default=["device", "host", "auto"],
+                   choices=("device", "host", "auto"), help="(device host auto)")
+    p.add_argument("--auto-share", type=float, default=0.5, metavar="F",
+                   help="run.py --auto-share: the share of each auto graph's per-edge bytes "
+                        "kept on the GPU (0.5)")
     p.add_argument("--time-limit", type=float, default=480.0,
                    help="seconds after which a part starts nothing more (480)")
     p.add_argument("--out-dir", type=Path, default=ROOT / "benchmarks" / "results" / "placement")
@@ -80,7 +84,7 @@ def main(argv=None):
     p.add_argument("--plot", nargs="+", metavar="JSON", help="draw these parts' records")
     p.add_argument("--png", type=Path, help="where --plot writes (default: beside the first)")
     args = p.parse_args(argv)
-    plan = parts(args.placements)
+    plan = parts(args.placements, args.auto_share)
     if args.list:
         for i, (name, run_args) in enumerate(plan, 1):
             print(f"{i}: {name}: benchmarks/run.py {' '.join(run_args)}")

@@ -39,7 +39,13 @@ def main(argv=None):
                    help="our graphs' internal vertex order (sorted)")
     p.add_argument("--placements", nargs="+", choices=("device", "host", "auto"),
                    default=["device"],
-                   help="measure each layout in these placements (device)")
+                   help="measure each layout in these placements (device); auto graphs are "
+                        "always in degree order, built in host placement and moved to auto "
+                        "(the move counts in their build time)")
+    p.add_argument("--auto-share", type=float, default=bench.AUTO_SHARE, metavar="F",
+                   help="auto placement: the budget leaves room on the GPU for this share of "
+                        "each graph's per-edge bytes (payload and edge properties), beside its "
+                        f"per-vertex arrays and algorithm state; 0 < F < 1 ({bench.AUTO_SHARE})")
     p.add_argument("--no-reads", action="store_true",
                    help="do not count the lines and bytes each run reads (counted by default, "
                         "outside the timed calls)")
@@ -53,6 +59,10 @@ def main(argv=None):
     p.add_argument("--git-commit", default=None,
                    help="commit to record (default: $GIT_COMMIT, else git rev-parse HEAD)")
     args = p.parse_args(argv)
+    try:
+        bench.check_auto_share(args.auto_share)
+    except ValueError as exc:
+        p.error(str(exc))
     if args.plot:
         bench.require_matplotlib()  # before the run, not after it
 
@@ -69,7 +79,7 @@ def main(argv=None):
         repeats=args.repeats, encode_repeats=args.encode_repeats, num_sources=args.sources,
         edge_factor=args.edge_factor, seed=args.seed, backend=args.backend,
         with_cugraph=not args.no_cugraph, cugraph_renumber_false=args.cugraph_renumber_false,
-        vertex_order=args.vertex_order, placements=args.placements,
+        vertex_order=args.vertex_order, placements=args.placements, auto_share=args.auto_share,
         count_reads=not args.no_reads, time_limit_s=args.time_limit,
         git_commit=args.git_commit, checkpoint=checkpoint)
     print(f"{record['device']} ({record['backend']}), commit {record['git_commit']}, "

@@ -42,8 +42,9 @@ def _parser():
     p.add_argument("--placements", nargs="+", choices=("device", "host", "auto"),
                    default=["device"],
                    help="where each layout keeps its per-edge buffers on a GPU: device, host "
-                        "(pinned host memory, read zero-copy) or auto; several time each "
-                        "layout in each (default device)")
+                        "(pinned host memory, read zero-copy) or auto (in degree order, about "
+                        "half the per-edge bytes on the GPU); several time each layout in each "
+                        "(default device)")
     p.add_argument("--json", metavar="PATH", default=None, help="also write the results as JSON")
     p.add_argument("--plot", metavar="PATH", default=None,
                    help="also draw times and bytes per layout as a PNG (needs matplotlib: "

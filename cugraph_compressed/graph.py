@@ -715,9 +715,7 @@ vertices
         ``placement``: the new buffers, filled, and the budget's new draw; nothing of the
         graph changes (a failure frees what was allocated).  ``_commit`` takes them."""
         resident = _resident_nbytes(layout, properties, ids)
-        wide = ((ids is not None and np.dtype(ids.dtype).itemsize > 4)
-                or any(np.dtype(p.dtype).itemsize > 4 for p in properties.values()))
-        state = state_bytes_per_vertex(wide)
+        state = _state_per_vertex(properties, ids)
         n = layout.num_vertices
         props = sum(int(p.nbytes) for p in properties.values())
         held = self._held_from(budget)
@@ -793,7 +791,16 @@ vertices
                     sizes[side] += nbytes
         if self._ids.renumbered:
             sizes[self.backend] += self._ids.nbytes()
+        sizes[self.backend] += self._ids.order_nbytes()
         return sizes
+
+    def state_nbytes(self) -> int:
+        """GPU bytes the per-vertex state of the graph's largest algorithm takes at most:
+        what a ``memory_budget`` keeps for it beside the graph (the vertex count times
+        :func:`~cugraph_compressed.memory_budget.state_bytes_per_vertex`, doubled for 64-bit
+        ids or edge properties)."""
+        layout = self._require_built()
+        return layout.num_vertices * _state_per_vertex(self._properties, self._ids)
 
     def validate(self) -> None:
         """Check the layout's invariants; raises ``LayoutInvariantError`` on a violation."""
@@ -841,6 +848,14 @@ def _resident_nbytes(layout, properties, ids) -> int:
     total = sum(int(a.nbytes) for name, a in layout.arrays.items()
                 if a is not None and name not in per_edge)
     return total + (0 if ids is None else ids.nbytes() + ids.order_nbytes())
+
+
+def _state_per_vertex(properties, ids) -> int:
+    """GPU bytes per vertex of the largest algorithm's state on a graph with these ids and
+    edge properties (:func:`~cugraph_compressed.memory_budget.state_bytes_per_vertex`)."""
+    wide = ((ids is not None and np.dtype(ids.dtype).itemsize > 4)
+            or any(np.dtype(p.dtype).itemsize > 4 for p in properties.values()))
+    return state_bytes_per_vertex(wide)
 
 
 def _auto_split(layout, props: int, resident: int, state: int, budget, held: int,

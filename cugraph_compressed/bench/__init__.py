@@ -28,9 +28,10 @@ from .report import (
     write_json,
 )
 from .run import measure_graph, run_benchmark
-from .specs import CUGRAPH, GRAPHS, OURS, SPECS, pick_formats
+from .specs import AUTO_SHARE, CUGRAPH, GRAPHS, OURS, SPECS, check_auto_share, pick_formats
 
-__all__ = ["CUGRAPH", "GRAPHS", "OURS", "PAGERANK_L1", "SPECS", "SSSP_RTOL", "check_fits",
+__all__ = ["AUTO_SHARE", "CUGRAPH", "GRAPHS", "OURS", "PAGERANK_L1", "SPECS", "SSSP_RTOL",
+           "check_auto_share", "check_fits",
            "contender_label", "default_json_path", "describe_graphs", "failed", "format_reads",
            "format_sizes", "format_table", "measure_graph", "pick_backend", "pick_formats",
            "plot_record", "require_matplotlib", "run_benchmark", "simple_edges", "write_json"]

@@ -40,7 +40,7 @@ def result_row(backend, graph, contender, algorithm, kind, **fields):
         "scale": graph["scale"], "directed": graph["directed"], "contender": contender.name,
         "format": contender.format, "renumber": contender.renumber, "backend": backend,
         "placement": contender.placement if not contender.is_cugraph else "device",
-        "algorithm": algorithm, "graph": kind,
+        "auto_placement": None, "algorithm": algorithm, "graph": kind,
         "edges": graph["edges"], "sources": None, "ms": None, "ms_min": None, "ms_max": None,
         "warmup_ms": None, "runs": 0, "gteps": None, "structure_bytes": None,
         "bytes_per_edge": None, "components": None, "rmm_bytes": None, "rmm_peak_bytes": None,
@@ -166,9 +166,11 @@ def format_sizes(record):
         the layout's name), bytes (``G.nbytes``; cuGraph's: the RMM bytes its build left
         allocated), B/edge (bytes per stored edge), vs cuGraph (bytes / cuGraph's), RMM bytes,
         CSR/bytes (compression ratio: a plain 32-bit CSR's bytes / the layout's own), build ms
-        (median), Medge/s (input edges per second of build), arrays (bytes of each non-empty
-        one: ``G.nbytes_by_component()``).  Columns
-        with nothing measured (those comparing with cuGraph, RMM on a host) are left out.
+        (median; an auto graph's includes its move to ``placement="auto"``), Medge/s (input
+        edges per second of build), on GPU (auto placement: the share of the per-edge bytes,
+        payload and edge properties, that auto kept in GPU memory), arrays (bytes of each
+        non-empty one: ``G.nbytes_by_component()``).  Columns with nothing measured (those
+        comparing with cuGraph, RMM on a host, on GPU without auto rows) are left out.
     """
     baseline = _baseline(record)
     graphs = {}  # (scale, directed, kind, label) -> (the first row built, algorithms timed)
@@ -185,14 +187,16 @@ def format_sizes(record):
         size = ratio(r["structure_bytes"], base and base["structure_bytes"])
         rate = r["encode_edges_per_s"]
         arrays = ", ".join(f"{k} {v:,}" for k, v in (r["components"] or {}).items() if v)
+        auto = r.get("auto_placement") or {}
         rows.append([str(scale), _direction(directed), kind, " ".join(algorithms) or "-", label,
                      f"{r['structure_bytes']:,}", _fmt(r["bytes_per_edge"], ".2f"),
                      _fmt(size, ".2f", "x"),
                      "-" if r["rmm_bytes"] is None else f"{r['rmm_bytes']:,}",
                      _fmt(r.get("compression_ratio"), ".2f"), _fmt(r["encode_ms"], ".1f"),
-                     _fmt(rate and rate / 1e6, ".1f"), arrays or "-"])
+                     _fmt(rate and rate / 1e6, ".1f"),
+                     _fmt(auto.get("per_edge_device_fraction"), ".0%"), arrays or "-"])
     head = ["scale", "graph", "kind", "for", "layout", "bytes", "B/edge", "vs cuGraph",
-            "RMM bytes", "CSR/bytes", "build ms", "Medge/s", "arrays"]
+            "RMM bytes", "CSR/bytes", "build ms", "Medge/s", "on GPU", "arrays"]
     return "\n".join(_table(head, rows, left={"graph", "kind", "for", "layout", "arrays"}))
 
 

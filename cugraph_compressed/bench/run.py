@@ -9,7 +9,9 @@ memory), every device allocation of either side from one RMM pool.  Per graph bu
 (:mod:`.specs` says which):
 
 * encode: one warm-up build, then the median of ``encode_repeats`` synchronized builds (none
-  with 0: the graph of the warm-up build is timed, its build time is ``encode_warmup_ms``);
+  with 0: the graph of the warm-up build is timed, its build time is ``encode_warmup_ms``); an
+  auto contender's build includes its move to ``placement="auto"`` (:func:`.specs.place_auto`),
+  and its rows record what auto chose (``auto_placement``: :func:`.specs.auto_fields`);
 * size: ``G.nbytes`` for our layouts, and for every contender on the device the RMM bytes that
   building it left allocated (RMM statistics, edge frame still alive);
 * algorithms: one warm-up call, then ``repeats`` synchronized calls, per source for algorithms
@@ -37,15 +39,27 @@ from .checks import PAGERANK_L1, SSSP_RTOL, agrees, summarize
 from .environment import Environment, pick_backend, versions
 from .graphs import describe_graph, generate, simple_edges
 from .report import ratio, result_row
-from .specs import CUGRAPH, GRAPHS, NOTE_NO_KERNELS, SPECS, contenders, pick_formats, pick_specs
+from .specs import (
+    AUTO_SHARE,
+    CUGRAPH,
+    GRAPHS,
+    NOTE_NO_KERNELS,
+    SPECS,
+    auto_fields,
+    check_auto_share,
+    contenders,
+    pick_formats,
+    pick_specs,
+)
 from .timing import time_builds, time_calls
 
 
 def run_benchmark(scales, *, directed=True, algorithms=tuple(SPECS), formats=None, repeats=5,
                   encode_repeats=3, num_sources=4, edge_factor=16, seed=42, backend="auto",
                   cugraph_renumber_false=False, vertex_order="sorted", placements=("device",),
-                  with_cugraph=True, count_reads=True, time_limit_s=None, git_commit=None,
-                  log=None, checkpoint=None, progress=False):
+                  auto_share=AUTO_SHARE, with_cugraph=True, count_reads=True,
+                  time_limit_s=None, git_commit=None, log=None, checkpoint=None,
+                  progress=False):
     """Generate R-MAT graphs and measure every contender on each.
 
     Parameters
@@ -77,11 +91,20 @@ def run_benchmark(scales, *, directed=True, algorithms=tuple(SPECS), formats=Non
         Also time cuGraph built with ``renumber=False`` (no degree ordering, no
         degree-segmented kernels), a row beside the baseline.
     vertex_order : {"sorted", "degree"}, default "sorted"
-        ``CompressedGraph(vertex_order=...)`` of every layout's graph; recorded in
+        ``CompressedGraph(vertex_order=...)`` of every layout's graph in ``"device"`` and
+        ``"host"`` placement (``"auto"`` is always in ``"degree"`` order); recorded in
         ``settings``.
-    placements : sequence of {"device", "host"}, default ("device",)
+    placements : sequence of {"device", "host", "auto"}, default ("device",)
         Each layout is measured once per placement (``CompressedGraph(placement=...)``), in
-        order; every row records its ``placement``, and ``settings`` the list.
+        order; every row records its ``placement``, and ``settings`` the list.  An
+        ``"auto"`` graph is built in ``"host"`` placement and moved to ``"auto"`` under a
+        budget leaving room for ``auto_share`` of its per-edge bytes on the GPU
+        (:class:`~cugraph_compressed.bench.specs.Contender`); the move is part of its build
+        time.
+    auto_share : float, default 0.5
+        Strictly between 0 and 1: the share of an ``"auto"`` graph's per-edge bytes (payload
+        and edge properties) its budget leaves room for on the GPU; recorded in ``settings``
+        and, with what auto chose, in each auto row's ``auto_placement``.
     with_cugraph : bool, default True
         Include cuGraph itself as a contender (device backend only, when importable).
     count_reads : bool, default True
@@ -124,6 +147,7 @@ def run_benchmark(scales, *, directed=True, algorithms=tuple(SPECS), formats=Non
     if repeats < 1 or num_sources < 1:
         raise ValueError(f"repeats ({repeats}), encode_repeats ({encode_repeats}) and "
                          f"num_sources ({num_sources}) must be >= 1")
+    auto_share = check_auto_share(auto_share)
     backend, why_host = pick_backend(backend)
     formats = pick_formats(formats)
     env = Environment(backend)
@@ -136,7 +160,8 @@ def run_benchmark(scales, *, directed=True, algorithms=tuple(SPECS), formats=Non
     deadline = None if time_limit_s is None else time.monotonic() + float(time_limit_s)
     if not placements:
         raise ValueError("placements must name at least one placement")
-    sides = contenders(formats, cugraph_ok, cugraph_renumber_false, vertex_order, placements)
+    sides = contenders(formats, cugraph_ok, cugraph_renumber_false, vertex_order, placements,
+                       auto_share)
     log = _Log(log, progress, len(scales) * (1 + sum(
         len(sides) * _steps_per_contender(specs, d) for d in directions)))
     log(f"backend: {backend}" + (f" ({why_host})" if why_host else "")
@@ -155,7 +180,8 @@ def run_benchmark(scales, *, directed=True, algorithms=tuple(SPECS), formats=Non
                      "graphs": {name: dict(kw) for name, kw in GRAPHS.items()},
                      "sssp_rtol": SSSP_RTOL, "pagerank_l1": PAGERANK_L1,
                      "renumber": True, "vertex_order": vertex_order,
-                     "placements": placements, "count_reads": count_reads,
+                     "placements": placements, "auto_share": auto_share,
+                     "count_reads": count_reads,
                      "time_limit_s": time_limit_s,
                      "reads_rates": {"lines_per_s": reads.LINES_PER_S,
                                      "bytes_per_s": reads.BYTES_PER_S},
@@ -255,8 +281,9 @@ class _Shared:
     first : dict
         Algorithm -> the first contender's (label, summary, payload): what others must match.
     counted : dict or None
-        (layout, algorithm) -> reads per source (:mod:`.reads`), shared by the layout's
-        placements, or the text of a failed count; None when reads are not counted.
+        (layout, vertex order, algorithm) -> reads per source (:mod:`.reads`), shared by the
+        layout's placements in that order, or the text of a failed count; None when reads are
+        not counted.
     deadline : float or None
         ``time.monotonic()`` after which nothing more is started.
     """
@@ -366,6 +393,9 @@ def _measure_graph(env, df, graph, contender, kind, specs, sources, repeats, enc
         "encode_ms": encode_med and encode_med * 1e3, "encode_warmup_ms": warm_s * 1e3,
         "encode_edges_per_s": graph["input_edges"] / encode_med if encode_med else None,
     }
+    if contender.placement == "auto":
+        common["auto_placement"] = auto_fields(contender.auto_share, contender.vertex_order,
+                                               G.placement_choice, G.nbytes_by_placement())
     if not contender.is_cugraph:
         common["compression_ratio"] = float(G.compression_ratio)
         common["plain_csr_bytes"] = int(plain_csr_nbytes(G.number_of_vertices(),
@@ -399,7 +429,7 @@ def _measure_algorithm(env, G, graph, contender, kind, spec, sources, repeats, s
         return row(note=NOTE_TIME_LIMIT)
     calls = [(s,) for s in sources] if spec.per_source else [()]
     recorded_sources = sources if spec.per_source else None
-    key = (contender.format, spec.name)
+    key = (contender.format, contender.vertex_order, spec.name)
     counter = None
     if counted is not None and not contender.is_cugraph and key not in counted:
         counter = _count(lambda graph: reads.RunReads(graph, spec.algorithm), G)

@@ -21,6 +21,8 @@ GRAPHS = {"weighted": {"weight": "weight", "store_transposed": False},
           "transposed": {"weight": None, "store_transposed": True}}
 
 NOTE_NO_KERNELS = "no GPU kernels for this layout yet: size and encode time only"
+#: The default share of an auto contender's per-edge bytes given to it in GPU memory.
+AUTO_SHARE = 0.5
 #: The format of cuGraph's ``renumber=False`` row.
 NO_RENUMBER = "native-renumber-false"
 
@@ -130,10 +132,18 @@ class Contender:
         Builds with ``renumber=True``: cuGraph's default and fastest path (degree ordering,
         degree-segmented kernels), and ours.  cuGraph with False is a row on request only.
     vertex_order : str
-        Our graphs' ``CompressedGraph(vertex_order=...)`` (cuGraph orders its own).
+        Our graphs' ``CompressedGraph(vertex_order=...)`` (cuGraph orders its own);
+        always ``"degree"`` for ``placement="auto"`` (:func:`contenders`).
     placement : str
-        Our graphs' ``CompressedGraph(placement=...)``: ``"device"``, or ``"host"`` (per-edge
-        buffers in pinned host memory, read zero-copy).  cuGraph's graphs are in GPU memory.
+        Our graphs' placement: ``"device"``, ``"host"`` (per-edge buffers in pinned host
+        memory, read zero-copy) or ``"auto"``: built with ``placement="host"``, so that the
+        payload is never whole on the GPU, then moved by :func:`place_auto`, which keeps about
+        ``auto_share`` of the per-edge bytes on the GPU (hubs first: degree order is what
+        makes auto pay); the build time includes the move.  cuGraph's graphs are in GPU
+        memory.
+    auto_share : float or None
+        With ``placement="auto"``: the share of the per-edge bytes its memory budget leaves
+        room for on the GPU (:func:`auto_budget`); None otherwise.
     """
 
     name: str
@@ -141,6 +151,7 @@ class Contender:
     renumber: bool = True
     vertex_order: str = "sorted"
     placement: str = "device"
+    auto_share: float | None = None
 
     @property
     def label(self):
@@ -194,14 +205,15 @@ class Contender:
             from ..graph import CompressedGraph
 
             fmt, order, placement = self.format, self.vertex_order, self.placement
+            share = self.auto_share
 
             def build(df):
                 G = CompressedGraph(directed=directed, format=fmt, vertex_order=order,
-                                    placement=placement)
+                                    placement="host" if placement == "auto" else placement)
                 load = (G.from_cudf_edgelist if env.backend == "device"
                         else G.from_pandas_edgelist)
                 load(df, source="source", destination="destination", renumber=renumber, **kw)
-                return G
+                return place_auto(G, share) if placement == "auto" else G
         return build
 
     def call(self, env, spec):
@@ -224,8 +236,100 @@ class Contender:
         return self.format in device_layouts()
 
 
+def check_auto_share(auto_share):
+    """``auto_share`` as a float, checked: the share of an auto contender's per-edge bytes kept
+    on the GPU.
+
+    Raises
+    ------
+    ValueError
+        Anything but a number strictly between 0 and 1.
+    """
+    if (isinstance(auto_share, bool) or not isinstance(auto_share, (int, float))
+            or not 0 < auto_share < 1):
+        raise ValueError(f"auto_share={auto_share!r} must be a number with 0 < auto_share < 1")
+    return float(auto_share)
+
+
+def auto_budget(device_bytes, host_bytes, state_bytes, auto_share):
+    """The ``memory_budget`` an auto contender's graph is moved to ``placement="auto"`` with.
+
+    Parameters
+    ----------
+    device_bytes, host_bytes : int
+        ``nbytes_by_placement()`` of the graph in host placement: what it keeps on the GPU
+        whatever the split (per-vertex arrays, renumber map, vertex order) and its per-edge
+        bytes (the layout's payload and the edge properties).
+    state_bytes : int
+        The per-vertex state of its largest algorithm (``CompressedGraph.state_nbytes()``).
+    auto_share : float
+        The share of ``host_bytes`` the budget leaves room for.
+
+    Returns
+    -------
+    int
+        ``device_bytes + state_bytes + floor(auto_share * host_bytes)``: auto then keeps on the
+        GPU the longest prefix of lists whose payload fits that share, and the edge
+        properties only where the whole payload and they fit it.
+    """
+    return int(device_bytes) + int(state_bytes) + int(auto_share * int(host_bytes))
+
+
+def place_auto(G, auto_share):
+    """Move a graph built with ``placement="host"`` to ``placement="auto"`` under the budget
+    :func:`auto_budget` gives it (a host graph stays where it is), and return it."""
+    sizes = G.nbytes_by_placement()
+    budget = auto_budget(sizes["device"], sizes["host"], G.state_nbytes(), auto_share)
+    return G.to_placement("auto", memory_budget=budget)
+
+
+def auto_fields(auto_share, vertex_order, choice, sizes):
+    """What an auto contender's row records of its graph (``auto_placement``).
+
+    Parameters
+    ----------
+    auto_share : float
+        The contender's share (:func:`auto_budget`).
+    vertex_order : str
+        Its graph's vertex order.
+    choice : dict or None
+        The graph's ``placement_choice`` (None for a host graph: nothing was split).
+    sizes : dict
+        The graph's ``nbytes_by_placement()`` after the move.
+
+    Returns
+    -------
+    dict
+        ``auto_share`` and ``vertex_order``; ``memory_budget`` (the bytes it was
+        moved with), ``split_vertex`` and ``num_vertices``, ``payload_device_bytes`` and
+        ``payload_host_bytes`` (the layout's per-edge payload on each side), ``properties``
+        (where the edge properties went), all None without a choice; ``device_bytes`` and
+        ``host_bytes`` (the whole graph on each side) and ``per_edge_device_fraction`` (the
+        share of the per-edge bytes, payload and edge properties, in GPU memory; None without
+        a choice).
+    """
+    fields = {"auto_share": auto_share, "vertex_order": vertex_order, "memory_budget": None,
+              "split_vertex": None, "num_vertices": None, "payload_device_bytes": None,
+              "payload_host_bytes": None, "properties": None,
+              "device_bytes": int(sizes["device"]), "host_bytes": int(sizes["host"]),
+              "per_edge_device_fraction": None}
+    if choice is None:
+        return fields
+    fields.update(memory_budget=int(choice["budget"]), split_vertex=int(choice["split_vertex"]),
+                  num_vertices=int(choice["num_vertices"]),
+                  payload_device_bytes=int(choice["device"]),
+                  payload_host_bytes=int(choice["host"]), properties=choice["properties"])
+    # A device graph's host bytes are per-edge bytes; properties on the GPU means all are.
+    on_device, host = int(choice["device"]), int(sizes["host"])
+    if choice["properties"] == "device" or not host:
+        fields["per_edge_device_fraction"] = 1.0
+    else:
+        fields["per_edge_device_fraction"] = on_device / (on_device + host)
+    return fields
+
+
 def contenders(formats, with_cugraph, cugraph_renumber_false=False, vertex_order="sorted",
-               placements=("device",)):
+               placements=("device",), auto_share=AUTO_SHARE):
     """Everything measured side by side, in the order measured.
 
     Parameters
@@ -238,9 +342,13 @@ def contenders(formats, with_cugraph, cugraph_renumber_false=False, vertex_order
     cugraph_renumber_false : bool
         Also cuGraph built with ``renumber=False`` (format :data:`NO_RENUMBER`), after it.
     vertex_order : str
-        The vertex order of every layout's graph (``"sorted"`` or ``"degree"``).
+        The vertex order of every layout's graph (``"sorted"`` or ``"degree"``) but those in
+        ``"auto"`` placement, always in ``"degree"`` order.
     placements : sequence of str
-        Each layout is a contender once per placement (``"device"``, ``"host"``), in order.
+        Each layout is a contender once per placement (``"device"``, ``"host"``, ``"auto"``),
+        in order.
+    auto_share : float
+        The ``auto_share`` of the ``"auto"`` contenders, checked (:func:`check_auto_share`).
 
     Returns
     -------
@@ -250,4 +358,6 @@ def contenders(formats, with_cugraph, cugraph_renumber_false=False, vertex_order
     if with_cugraph and cugraph_renumber_false:
         sides.append(Contender(CUGRAPH, NO_RENUMBER, renumber=False))
     return sides + [Contender(OURS, f, vertex_order=vertex_order, placement=p)
+                    if p != "auto" else
+                    Contender(OURS, f, vertex_order="degree", placement=p, auto_share=auto_share)
                     for f in formats for p in placements]

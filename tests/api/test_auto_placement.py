@@ -129,6 +129,23 @@ def test_state_bytes_cover_every_algorithm():
     assert state_bytes_per_vertex(True) == 2 * state_bytes_per_vertex(False)
 
 
+@pytest.mark.parametrize("weight, wide", [(np.float32, False), (np.float64, True)])
+def test_state_nbytes_is_the_largest_state_per_vertex(weight, wide):
+    edges = EDGES.assign(weight=np.arange(len(EDGES), dtype=weight))
+    G = cgc.CompressedGraph(directed=True, format="ef").from_pandas_edgelist(edges,
+                                                                            weight="weight")
+    per_vertex = max(STATE_BYTES_PER_VERTEX.values()) * (2 if wide else 1)
+    assert G.state_nbytes() == G.number_of_vertices() * per_vertex
+
+
+def test_bytes_by_placement_count_the_vertex_order():
+    """A degree-ordered graph's permutations are among its bytes wherever they are."""
+    G = cgc.CompressedGraph(directed=True, format="ef", vertex_order="degree")
+    G.from_pandas_edgelist(EDGES)
+    assert G.nbytes_by_component()["vertex_order"] > 0
+    assert G.nbytes_by_placement() == {"device": 0, "host": G.nbytes}
+
+
 # -- where the buffers are cut, and split layouts ---------------------------------------------
 @pytest.mark.parametrize("fmt", LAYOUTS)
 def test_edge_starts_cut_each_buffer_where_a_list_begins(fmt):

@@ -11,8 +11,8 @@ from cugraph_compressed.bench.checks import agrees, summarize
 
 # The keys of a result row, in their order: records before and after a change compare.
 ROW_KEYS = [
-    "scale", "directed", "contender", "format", "renumber", "backend", "placement", "algorithm",
-    "graph", "edges",
+    "scale", "directed", "contender", "format", "renumber", "backend", "placement",
+    "auto_placement", "algorithm", "graph", "edges",
     "sources", "ms", "ms_min", "ms_max", "warmup_ms", "runs", "gteps", "structure_bytes",
     "bytes_per_edge", "components", "rmm_bytes", "rmm_peak_bytes", "compression_ratio",
     "plain_csr_bytes", "encode_ms", "encode_warmup_ms", "encode_edges_per_s", "reported_edges",
@@ -137,6 +137,125 @@ def test_each_layout_runs_once_per_placement_and_rows_say_where():
             run_benchmark([6], backend="host", placements=bad, log=lambda _: None)
 
 
+@pytest.mark.parametrize("share", [0, 1, 1.5, -0.25, float("nan"), True, "0.5", None])
+def test_auto_share_must_lie_strictly_between_0_and_1(share, capsys):
+    with pytest.raises(ValueError, match=r"auto_share=.* must be a number with 0 < auto_share < 1"):
+        run_benchmark([6], backend="host", placements=["auto"], auto_share=share,
+                      log=lambda _: None)
+    if isinstance(share, (int, float)) and not isinstance(share, bool):
+        with pytest.raises(SystemExit) as exit_:  # refused before anything is generated
+            bench_command().main(["--scales", "6", "--backend", "host",
+                                  "--auto-share", str(share)])
+        assert exit_.value.code == 2
+        assert f"auto_share={float(share)!r} must be a number with 0 < auto_share < 1" in \
+            capsys.readouterr().err
+
+
+def bench_command():
+    """benchmarks/run.py as a module."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "run.py"
+    spec = importlib.util.spec_from_file_location("bench_run", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_auto_contenders_are_in_degree_order_whatever_the_run_asks():
+    from cugraph_compressed.bench.environment import Environment
+    from cugraph_compressed.bench.specs import contenders
+
+    sides = contenders(["csr", "ef"], with_cugraph=False, vertex_order="sorted",
+                       placements=["device", "host", "auto"], auto_share=0.25)
+    assert [(c.format, c.placement, c.vertex_order, c.auto_share) for c in sides] == [
+        ("csr", "device", "sorted", None), ("csr", "host", "sorted", None),
+        ("csr", "auto", "degree", 0.25), ("ef", "device", "sorted", None),
+        ("ef", "host", "sorted", None), ("ef", "auto", "degree", 0.25)]
+    edges = pd.DataFrame({"source": [10, 20, 20, 30], "destination": [20, 30, 10, 10],
+                          "weight": [1.0, 2.0, 3.0, 4.0]})
+    G = sides[2].builder(Environment("host"), True, "weighted")(edges)
+    assert G.vertex_order == "degree" and G.placement == "host"  # a host graph stays there
+    assert G.lookup_internal_vertex_id(pd.Series([20])).tolist() == [0]  # the hub first
+
+
+def test_auto_rows_record_the_share_and_count_reads_in_their_own_order():
+    """The settings and every auto row carry the share (a host graph splits nothing: the
+    choice is None); the auto rows' reads are those of the degree order, not the device
+    row's in the sorted order."""
+    def run(**kw):
+        return run_benchmark([7], directed=[False], algorithms=["bfs", "pagerank"],
+                             formats=["ef"], repeats=1, encode_repeats=0, num_sources=2,
+                             backend="host", git_commit="test", log=lambda _: None, **kw)
+
+    record = run(placements=["device", "auto"], auto_share=0.25)
+    assert record["settings"]["auto_share"] == 0.25 and not failed(record)
+    rows = {(r["algorithm"], r["placement"]): r for r in record["results"]}
+    in_degree_order = run(vertex_order="degree")
+    assert in_degree_order["settings"]["auto_share"] == 0.5  # the default, recorded
+    degree = {r["algorithm"]: r for r in in_degree_order["results"]}
+    for algorithm in ("bfs", "pagerank"):
+        device, auto = rows[algorithm, "device"], rows[algorithm, "auto"]
+        assert device["auto_placement"] is None
+        fields = auto["auto_placement"]
+        assert fields["auto_share"] == 0.25 and fields["vertex_order"] == "degree"
+        assert fields["split_vertex"] is None and fields["per_edge_device_fraction"] is None
+        assert fields["device_bytes"] == 0 and fields["host_bytes"] == auto["structure_bytes"]
+        assert auto["check"] == "ok" and auto["checked_against"] == "cugraph_compressed:ef"
+        assert auto["lines"] == degree[algorithm]["lines"]
+    assert rows["bfs", "auto"]["lines"] != rows["bfs", "device"]["lines"]
+
+
+def test_auto_budget_leaves_the_share_of_per_edge_bytes_for_the_payload():
+    """The budget less what auto deducts from it (_split.device_share: the bytes kept on the
+    GPU whatever the split, and the per-vertex state) is the share of the per-edge bytes."""
+    from cugraph_compressed._split import device_share
+    from cugraph_compressed.bench.specs import auto_budget
+
+    resident, per_edge, n, state = 1_000, 4_001, 10, 52
+    budget = auto_budget(resident, per_edge, n * state, 0.5)
+    assert budget == 1_000 + 520 + 2_000
+    assert device_share(budget, resident, n, state) == 2_000
+    assert auto_budget(resident, per_edge, n * state, 0.25) == 1_000 + 520 + 1_000
+
+
+def test_auto_fields_give_the_share_of_per_edge_bytes_on_the_gpu():
+    from cugraph_compressed.bench.specs import auto_fields
+
+    split = {"split_vertex": 7, "num_vertices": 10, "device": 300, "host": 100,
+             "properties": "host", "share": 320, "budget": 2_000, "reason": "fits"}
+    # 300 payload bytes on the GPU; 100 payload and 400 weight bytes in pinned memory.
+    fields = auto_fields(0.4, "degree", split, {"device": 1_300, "host": 500})
+    assert fields == {"auto_share": 0.4, "vertex_order": "degree", "memory_budget": 2_000,
+                      "split_vertex": 7, "num_vertices": 10, "payload_device_bytes": 300,
+                      "payload_host_bytes": 100, "properties": "host", "device_bytes": 1_300,
+                      "host_bytes": 500, "per_edge_device_fraction": 0.375}
+    whole = dict(split, split_vertex=10, device=400, host=0, properties="device")
+    assert auto_fields(0.9, "degree", whole, {"device": 1_800, "host": 0})[
+        "per_edge_device_fraction"] == 1.0
+    nothing = auto_fields(0.5, "degree", None, {"device": 0, "host": 900})
+    assert nothing["memory_budget"] is None and nothing["per_edge_device_fraction"] is None
+
+
+def test_sizes_table_shows_the_gpu_share_of_auto_graphs_only():
+    from cugraph_compressed.bench import format_sizes
+
+    base = {"scale": 20, "directed": True, "graph": "weighted", "algorithm": "bfs",
+            "contender": "cugraph_compressed", "format": "ef", "renumber": True,
+            "structure_bytes": 1_000, "bytes_per_edge": 2.0, "rmm_bytes": None,
+            "compression_ratio": 1.5, "encode_ms": 3.0, "encode_edges_per_s": 1e6,
+            "components": {"data": 1_000}, "note": None, "check": "ok"}
+    device = dict(base, placement="device", auto_placement=None)
+    auto = dict(base, placement="auto",
+                auto_placement={"per_edge_device_fraction": 0.375})
+    lines = format_sizes({"results": [device, auto]}).split("\n")
+    assert "on GPU" in lines[0]
+    column = lines[0].index("on GPU") + len("on GPU")
+    assert [line[:column].split()[-1] for line in lines[2:]] == ["-", "38%"]
+    assert "on GPU" not in format_sizes({"results": [device]})
+
+
 def test_tables_of_a_gpu_record_compare_with_cugraph():
     """A committed H100 record: cuGraph's columns are shown, skipped runs have no row."""
     import json
@@ -194,6 +313,8 @@ def test_placement_parts_cover_every_layout_and_merge_into_one_record():
     spec.loader.exec_module(module)
     plan = module.parts(["device", "host"])
     assert len(plan) == 2 * len(FORMATS)
+    args = module.parts(["device", "auto"], auto_share=0.25)[0][1]
+    assert args[args.index("--auto-share") + 1] == "0.25"
     assert sum("--no-cugraph" not in args for _, args in plan) == 2  # cuGraph once per direction
     assert {args[args.index("--formats") + 1] for _, args in plan} == set(FORMATS)
 
