@@ -61,31 +61,70 @@ pagerank_spmv(const uint64_t* view, const D* vertices, const int64_t* scan, int6
   });
 }
 
-// Everything an iteration does after its product, in one pass over the vertices: the new
-// score fresh[v] = alpha * fresh[v] + teleport (spread / n, or spread * personal[v]), its L1
-// change against scores[v], the next product's input scaled[v] = fresh[v] * inverse[v] and the
-// next dangling mass.  inverse[v] is 1 / out-weight, or NaN for a dangling vertex (out-weight
-// 0), whose share is its whole score, as cuGraph divides it by 1.  scores[v] is zeroed once
-// read: it is the next product's output.  The two sums are reduced per block and added to
-// sums[0] (change) and sums[1] (dangling mass) with one atomic each.
+// Vertices per thread and round of pagerank_update's loop: 2 keeps it at 64 registers (4 blocks
+// an SM); 4 took 114 and spilled when held to 64.
+constexpr int UPDATE_BATCH = 2;
+
+// A vertex's score made from its product entry by an iteration with damping `alpha` and
+// teleport `teleport` (spread / n, or spread * personal[v]).  One fused multiply-add, never
+// contracted otherwise: a score made again from the same entry and scalars is the same double.
+__device__ __forceinline__ double pagerank_score(double product, double alpha, double teleport) {
+  return fma(alpha, product, teleport);
+}
+
+// Everything an iteration does after its product, in one pass over the vertices.  Scores are
+// never stored: this iteration's score is made from `product` with (alpha, spread) and the
+// last one's from `before`, the last product, with (last_alpha, last_spread).  Per vertex: the
+// L1 change between the two, the next product's input scaled[v] = score * inverse[v], the
+// dangling mass, and before[v] zeroed (it is the next product's output).  inverse[v] is
+// 1 / out-weight, or NaN for a dangling vertex (out-weight 0), whose share is its whole score,
+// as cuGraph divides it by 1.  The two sums are reduced per block and added to sums[0] (change)
+// and sums[1] (dangling mass) with one atomic each; block 0 zeroes `next_sums`, the pair the
+// next update adds to, so no launch of its own clears them.
 template <typename S>
 __global__ void __launch_bounds__(cgc::BLOCK)
-pagerank_update(double* fresh, double* scores, const S* inverse, const double* personal,
-                int personalized, double alpha, double spread, int64_t n, S* scaled,
-                double* sums) {
+pagerank_update(const double* __restrict__ product, double* __restrict__ before,
+                const S* __restrict__ inverse, const double* __restrict__ personal,
+                int personalized, double alpha, double spread, double last_alpha,
+                double last_spread, int64_t n, S* __restrict__ scaled,
+                double* __restrict__ sums, double* __restrict__ next_sums) {
   __shared__ double partial[2][cgc::WARPS];
+  if (blockIdx.x == 0 && threadIdx.x < 2) next_sums[threadIdx.x] = 0.0;
   double change = 0.0, mass = 0.0;
-  const double uniform = spread / (double)n;
+  const double uniform = spread / (double)n, last_uniform = last_spread / (double)n;
   const int64_t stride = (int64_t)gridDim.x * blockDim.x;
-  for (int64_t v = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; v < n; v += stride) {
-    const double x = alpha * fresh[v] + (personalized ? spread * personal[v] : uniform);
-    fresh[v] = x;
-    change += fabs(x - scores[v]);
-    scores[v] = 0.0;
-    const double inv = (double)inverse[v];
-    const bool dangling = inv != inv;  // NaN
-    scaled[v] = (S)(dangling ? x : x * inv);
-    if (dangling) mass += x;
+  // UPDATE_BATCH vertices a stride apart per thread, every load of the batch issued before
+  // any store (__restrict__ above lets none wait for a store): loads in flight, not the
+  // arithmetic, bound a streaming pass, and one vertex per thread left too few of them.
+  // Rounds are not unrolled: that would only multiply the registers.
+#pragma unroll 1
+  for (int64_t first = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; first < n;
+       first += UPDATE_BATCH * stride) {
+    double y[UPDATE_BATCH] = {}, last_y[UPDATE_BATCH] = {}, p[UPDATE_BATCH] = {};
+    S inv[UPDATE_BATCH] = {};
+#pragma unroll
+    for (int k = 0; k < UPDATE_BATCH; ++k) {
+      const int64_t v = first + k * stride;
+      if (v < n) {
+        y[k] = product[v];
+        last_y[k] = before[v];
+        inv[k] = inverse[v];
+        if (personalized) p[k] = personal[v];
+      }
+    }
+#pragma unroll
+    for (int k = 0; k < UPDATE_BATCH; ++k) {
+      const int64_t v = first + k * stride;
+      if (v >= n) break;
+      const double x = pagerank_score(y[k], alpha, personalized ? spread * p[k] : uniform);
+      const double last_x = pagerank_score(last_y[k], last_alpha,
+                                           personalized ? last_spread * p[k] : last_uniform);
+      before[v] = 0.0;
+      const bool dangling = inv[k] != inv[k];  // NaN
+      scaled[v] = (S)(dangling ? x : x * (double)inv[k]);
+      change += fabs(x - last_x);
+      if (dangling) mass += x;
+    }
   }
   change = cgc::warp_sum(change);
   mass = cgc::warp_sum(mass);
@@ -100,4 +139,15 @@ pagerank_update(double* fresh, double* scores, const S* inverse, const double* p
     for (int w = 0; w < cgc::WARPS; ++w) total += partial[threadIdx.x][w];
     atomicAdd(sums + threadIdx.x, total);
   }
+}
+
+// The scores of the last iteration, written over its product (pagerank_score with the scalars
+// of that iteration): the values whose change its update measured.
+__global__ void __launch_bounds__(cgc::BLOCK)
+pagerank_scores(double* product, const double* personal, int personalized, double alpha,
+                double spread, int64_t n) {
+  const double uniform = spread / (double)n;
+  const int64_t stride = (int64_t)gridDim.x * blockDim.x;
+  for (int64_t v = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; v < n; v += stride)
+    product[v] = pagerank_score(product[v], alpha, personalized ? spread * personal[v] : uniform);
 }

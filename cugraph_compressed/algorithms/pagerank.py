@@ -145,6 +145,7 @@ MODULE = Module(Path(__file__).with_name("pagerank.cu"), {
     "spmv_wide": ("pagerank_spmv<{view}, {vertex}, {weight}, double, false>", True, True),
     "spmv_warps_wide": ("pagerank_spmv<{view}, {vertex}, {weight}, double, true>", True, True),
     "update": ("pagerank_update<{weight}>", True, False),
+    "scores": ("pagerank_scores", False, False),
 })
 ITEM_RANKS = 32  # ranks per work item: one owner read and, pulling a longer list, one atomic
 
@@ -185,12 +186,18 @@ def pagerank_device(adjacency, alpha, teleport, start, out_weight, max_iter, tol
     sums its sources' shares, with a plain store when its list is one work item.  A directed
     graph stored as out-lists pushes each share to its target with an atomic add.
 
-    Per vertex the iteration holds the scores and the next scores (float64: every sum, the L1
-    change and the dangling mass are float64), each vertex's share (score / out-weight) and
-    the reciprocal of its out-weight (NaN: dangling) in float32 (cuGraph's precision; float64
-    for float64 weights or a ``tol`` below float32's epsilon, ``_share_dtype``), and one int64
-    scan of the short lists' work items: 32 bytes (40 with float64 shares), plus 8 with a
-    personalization.
+    Per vertex the iteration holds two products, this iteration's and the last one (float64:
+    every sum, the L1 change and the dangling mass are float64; a score is never stored but
+    made from its product as alpha * product + teleport, again for the last one when the
+    change is measured, so it is the same double), each vertex's share (score / out-weight)
+    and the reciprocal of its out-weight (NaN: dangling) in float32 (cuGraph's precision;
+    float64 for float64 weights or a ``tol`` below float32's epsilon, ``_share_dtype``), and
+    one int64 scan of the short lists' work items: 32 bytes (40 with float64 shares), plus 8
+    with a personalization.  After each product one kernel (``pagerank_update``) reads the
+    two products, the reciprocal and any personalization, and writes the share and a zero
+    over the last product (the next one's output): 32 bytes a vertex with float32 shares,
+    one atomic per block for each of its two sums and one read of both on the host, which the
+    convergence test needs.
 
     The reciprocal out-weights (summed in float64, kept in the share dtype: float32, or
     float64 as above) are computed by the first call without
@@ -240,39 +247,47 @@ def pagerank_device(adjacency, alpha, teleport, start, out_weight, max_iter, tol
                                        out_weights_device(spmv, n, stype, in_lists), stype))
     else:
         inverse = inverse_out_weights(cp.asarray(out_weight, dtype=cp.float64), stype)
-    teleport = None if teleport is None else cp.asarray(teleport, dtype=cp.float64)
-    scores = cp.full(n, 1.0 / n) if start is None else cp.array(start, dtype=cp.float64)
-    fresh = cp.zeros(n, dtype=cp.float64)
+    personalized = np.int32(teleport is not None)
+    # The products' two buffers: the one the next product adds to and the last one, from which
+    # the update makes the last scores again (pagerank.cu: scores are never stored).  The
+    # start scores enter as a product made with alpha 1 and no teleport.
+    product = cp.full(n, 1.0 / n) if start is None else cp.array(start, dtype=cp.float64)
+    before = cp.zeros(n, dtype=cp.float64)
+    # Read only when personalized.
+    personal = product if teleport is None else cp.asarray(teleport, dtype=cp.float64)
     shares = cp.empty(n, dtype=stype)
-    sums = cp.zeros(2, dtype=cp.float64)  # the L1 change and the dangling mass of an iteration
-    update = MODULE.kernel("update", weight=stype)
+    # Two (L1 change, dangling mass) pairs used in turn: each update adds to one and zeroes
+    # the other, the next update's.
+    sums = cp.zeros(4, dtype=cp.float64)
+    pairs = (sums[:2], sums[2:])
+    update, scores = MODULE.kernel("update", weight=stype), MODULE.kernel("scores")
     # As many blocks as the GPU holds at once, striding over the vertices: every block ends in
     # a reduction and one atomic per sum, which a block per 256 vertices would pay n / 256
     # times on the same two words.
-    update_grid = ((min(grid_size(n, BLOCK), resident_blocks(update, BLOCK)),), (BLOCK,))
+    grid = ((min(grid_size(n, BLOCK), resident_blocks(update, BLOCK)),), (BLOCK,))
 
-    def finish(alpha, spread, teleport):
-        sums.fill(0)
-        update(*update_grid, (fresh, scores, inverse, scores if teleport is None else teleport,
-                              np.int32(teleport is not None), np.float64(alpha),
-                              np.float64(spread), np.int64(n), shares, sums))
-        return (float(x) for x in sums.get())
+    def finish(k, step, last):
+        """Update ``k`` of the scores made by ``step`` (alpha, spread) from ``product``
+        against those made by ``last`` from ``before``: their L1 change and dangling mass."""
+        update(*grid, (product, before, inverse, personal, personalized, *map(np.float64, step),
+                       *map(np.float64, last), np.int64(n), shares, pairs[k % 2],
+                       pairs[1 - k % 2]))
+        return (float(x) for x in pairs[k % 2].get())
 
-    # The update with alpha 1 and no teleport, handed the start scores as its product, keeps
-    # them (and the zeros) as they are and gives their shares and dangling mass.
-    scores, fresh = fresh, scores
-    _, mass = finish(1.0, 0.0, None)
-    scores, fresh = fresh, scores
+    step = (1.0, 0.0)  # the start scores: alpha 1, no teleport
+    _, mass = finish(0, step, (0.0, 0.0))  # against zeros: the change means nothing
     iterations = 0
     while True:
-        spmv(shares, pull, fresh)
-        change, mass = finish(alpha, alpha * mass + (1.0 - alpha), teleport)
-        scores, fresh = fresh, scores  # the update zeroed the old scores: the next output
+        product, before = before, product  # the update zeroed `before`: the next output
+        spmv(shares, pull, product)
+        last, step = step, (alpha, alpha * mass + (1.0 - alpha))
         iterations += 1
+        change, mass = finish(iterations, step, last)
         if change < tol or iterations >= max_iter:
             break
+    scores(*grid, (product, personal, personalized, *map(np.float64, step), np.int64(n)))
     LAST_RUN["iterations"] = iterations
-    return scores, iterations < max_iter
+    return product, iterations < max_iter
 
 
 def finish(result, converged, tol, max_iter, fail_on_nonconvergence):

@@ -345,6 +345,7 @@ inline unsigned __ballot_sync(unsigned mask, int predicate) {
 }
 
 using std::fabs;
+using std::fma;
 using std::max;
 using std::min;
 
