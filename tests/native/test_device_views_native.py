@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from graphs import random_edges
+from scipy import sparse
 
 import cugraph_compressed as cgc
 from cugraph_compressed._split import SplitArray
@@ -336,6 +337,74 @@ def test_pagerank_product_through_threads_and_warps(plain_driver, fmt, params, g
                     np.arange(n))
         want = np.bincount(to, weights=scaled[frm] * share, minlength=n).astype(np.int64)
         assert np.array_equal(got, want)
+
+
+PAGERANK = 9  # the driver's PageRank mode
+
+
+def reference_pagerank(n, sources, targets, weights, alpha, tol, max_iter, teleport):
+    """cuGraph's iteration in float64 with SciPy: from 1 / n, dangling mass spread by the
+    teleport vector, stopping when the L1 change is below ``tol``; (scores, iterations)."""
+    out_weight = np.bincount(sources, weights=weights, minlength=n)
+    dangling = out_weight == 0
+    matrix = sparse.csr_matrix((weights, (targets, sources)), shape=(n, n))
+    scores = np.full(n, 1.0 / n)
+    for iteration in range(1, max_iter + 1):
+        shares = np.where(dangling, 0.0, scores / np.where(dangling, 1.0, out_weight))
+        spread = alpha * scores[dangling].sum() + (1.0 - alpha)
+        fresh = alpha * (matrix @ shares) + spread * teleport
+        change = np.abs(fresh - scores).sum()
+        scores = fresh
+        if change < tol:
+            break
+    return scores, iteration
+
+
+@pytest.mark.parametrize("personalized", [False, True], ids=["uniform", "personalized"])
+@pytest.mark.parametrize("wide", [True, False], ids=["float64-shares", "float32-shares"])
+@pytest.mark.parametrize("graph", ["rmat", "hub"])
+@pytest.mark.parametrize("fmt", ["csr", "ef"])
+def test_pagerank_iteration_through_its_kernels(plain_driver, fmt, graph, wide, personalized):
+    """PageRank's kernels (pagerank_spmv, long lists through warps, pagerank_update on a grid
+    whose vertex loop wraps, and pagerank_scores), driven as pagerank.py drives them, pulling
+    and pushing, weighted, with dangling vertices: with float64 shares the scores and the
+    iteration count are SciPy's float64 iteration's; with float32 shares (cuGraph's precision)
+    the scores lie within the tolerance and the count within one.  The update never stores a
+    score: it makes the last one again from the last product (the start scores, for the first
+    iteration), so a wrong step or swap shows in the change and here; started at the answer,
+    the first iteration stops."""
+    layout = layout_of(fmt, {}, graph, True)
+    owner, neighbours, slots = layout.to_coo()
+    n, warp_items = layout.num_vertices, warp_item_size(layout)
+    weights = (slots % 5 + 1).astype(np.float64)
+    teleport = np.full(n, 1.0 / n)
+    if personalized:
+        teleport = np.random.default_rng(11).random(n) * (np.arange(n) % 3 == 0)
+        teleport /= teleport.sum()
+    # float32 shares only where pagerank.py would pick them: tol at least float32's epsilon.
+    alpha, tol, max_iter = 0.85, 1e-9 if wide else 1e-6, 200
+    for pull, sources, targets in ((1, neighbours, owner), (0, owner, neighbours)):
+        want, count = reference_pagerank(n, sources, targets, weights, alpha, tol, max_iter,
+                                         teleport)
+        def run(start):
+            head = [n, pull, int(wide), max_iter, *np.array([alpha, tol]).view(np.int64),
+                    int(personalized), int(start is not None)]
+            vertices = np.r_[head, teleport.view(np.int64) if personalized else [],
+                             [] if start is None else start.view(np.int64)].astype(np.int64)
+            out = _call(plain_driver, layout, PAGERANK, layout_item_size(layout, ITEM_RANKS),
+                        warp_items, warp_degree_of("split", warp_items), True, vertices)
+            return int(out[0]), out[1:].view(np.float64)
+
+        iterations, got = run(None)
+        assert count < max_iter
+        if wide:
+            assert iterations == count, (pull, iterations, count)
+            assert np.allclose(got, want, rtol=1e-12, atol=1e-15), pull
+        else:
+            assert abs(iterations - count) <= 1, (pull, iterations, count)
+            assert np.abs(got - want).sum() < 1e-6, pull
+        again, moved = run(got)
+        assert again == 1 and np.abs(moved - got).sum() < tol, (pull, again)
 
 
 @pytest.mark.parametrize("graph", ["hub", "runs"])
