@@ -3,18 +3,21 @@
 (``renumber=True``), directed (BFS, SSSP, PageRank) and undirected (the same and WCC), split
 into parts that each end within one 540 s command.
 
-One part is one layout and one directedness (``run.py`` underneath, same process for all of
-its contenders); the first part of each directedness also times cuGraph, whose out of memory
-(undirected R-MAT 26 on an H100) is its row.  Per part, measured from the records (R-MAT 26
-builds 2-38 s per graph, host-placed SSSP on ``ef`` about 4x its R-MAT 24 time of 4.4 s):
-two graph kinds x the placements, each built once (``--encode-repeats 0``: the warm-up build
-is the timed one), 2 sources directed and 1 undirected x 2 repeats, so about 150-350 s for
-device and host and 250-500 s with auto (a third pair of builds, from host placement, and
-runs that read part of the graph from host memory); ``--time-limit`` (default 480 s) stops
-starting anything after that, and the rows left out say so.
+One part is one layout, one placement and one directedness (``run.py`` underneath) beside
+cuGraph, whose results each row is checked against; on undirected R-MAT 26 cuGraph runs out
+of memory on an H100 (its row), and a part's rows are then checked against nothing but
+themselves (``checked_against`` names the row itself): their reference is the GPU tests.
+Per part, measured (H100): a weighted R-MAT 26 build takes 70 s directed and 175-195 s
+undirected (``ef``) under the default working budget, the transposed one 27 s;
+host-placed SSSP on ``ef`` takes 10 s a source directed.  So device, host and auto of one
+layout in one process did not fit a command: the undirected ``ef`` part with all three ran
+out of its 470 s after the device rows.  Each graph is built once (``--encode-repeats 0``: the
+warm-up build is the timed one), 2 sources directed and 1 undirected x 2 repeats;
+``--time-limit`` (default 480 s) stops starting anything after that, and the rows left out
+say so.
 
     python benchmarks/placement_runs.py --list
-    python benchmarks/placement_runs.py --part 1 --out-dir $OUT     # 1 .. 8
+    python benchmarks/placement_runs.py --part 1 --out-dir $OUT     # 1 .. 24
     python benchmarks/placement_runs.py --plot $OUT/*.json --png benchmarks/results/placement/x.png
 
 Each part writes ``<out-dir>/<part name>.json`` (rewritten after each graph) and its log lines
@@ -30,39 +33,49 @@ if str(ROOT) not in sys.path:  # run from a checkout without installing
     sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from cugraph_compressed.bench.specs import CUGRAPH  # noqa: E402  (after the path set-up)
+
 LAYOUTS = ("csr", "fl", "ef", "cgr")
 SCALE = 26
 
 
 def parts(placements, auto_share=0.5):
-    """``[(name, run.py arguments)]``: directed parts, then undirected ones."""
+    """``[(name, run.py arguments)]``: directed parts, then undirected ones; one layout and one
+    placement each (a weighted R-MAT 26 build alone takes up to 195 s under the default
+    working budget), each beside cuGraph, whose results every row is checked against."""
     out = []
     for directed in (True, False):
         direction = "dir" if directed else "undir"
-        for i, fmt in enumerate(LAYOUTS):
-            # Undirected SSSP on host placement costs twice the directed one: one source.
-            args = ["--scales", str(SCALE), "--directed" if directed else "--undirected",
-                    "--formats", fmt, "--placements", *placements,
-                    "--auto-share", str(auto_share), "--backend", "device",
-                    "--repeats", "2", "--sources", "2" if directed else "1",
-                    "--encode-repeats", "0"]
-            if i:
-                args.append("--no-cugraph")  # cuGraph once per directedness
-            out.append((f"rmat{SCALE}-{direction}-{fmt}", args))
+        for fmt in LAYOUTS:
+            for placement in placements:
+                # Undirected SSSP on host placement costs twice the directed one: one source.
+                args = ["--scales", str(SCALE), "--directed" if directed else "--undirected",
+                        "--formats", fmt, "--placements", placement,
+                        "--auto-share", str(auto_share), "--backend", "device",
+                        "--repeats", "2", "--sources", "2" if directed else "1",
+                        "--encode-repeats", "0"]
+                out.append((f"rmat{SCALE}-{direction}-{fmt}-{placement}", args))
     return out
 
 
 def merged(paths):
-    """One record of several parts' records: the first one's header, every graph and row."""
+    """One record of several parts' records: the first one's header, every graph, every row of
+    ours, and cuGraph's rows from the first part that has them (every part times cuGraph)."""
     records = [json.loads(Path(p).read_text()) for p in paths]
     record = dict(records[0])
-    record["graphs"], record["results"], seen = [], [], set()
+    record["graphs"], record["results"], seen, baseline = [], [], set(), set()
     for r in records:
         for g in r["graphs"]:
             if (g["scale"], g["directed"]) not in seen:
                 seen.add((g["scale"], g["directed"]))
                 record["graphs"].append(g)
-        record["results"] += r["results"]
+        for row in r["results"]:
+            key = (row["scale"], row["directed"], row["graph"], row["algorithm"], row["format"])
+            if row["contender"] == CUGRAPH:
+                if key in baseline:
+                    continue
+                baseline.add(key)
+            record["results"].append(row)
     record["settings"] = dict(record["settings"], formats=list(dict.fromkeys(
         f for r in records for f in r["settings"]["formats"])))
     return record

@@ -312,11 +312,43 @@ def test_placement_parts_cover_every_layout_and_merge_into_one_record():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     plan = module.parts(["device", "host"])
-    assert len(plan) == 2 * len(FORMATS)
+    assert len(plan) == 2 * 2 * len(FORMATS)
     args = module.parts(["device", "auto"], auto_share=0.25)[0][1]
     assert args[args.index("--auto-share") + 1] == "0.25"
-    assert sum("--no-cugraph" not in args for _, args in plan) == 2  # cuGraph once per direction
-    assert {args[args.index("--formats") + 1] for _, args in plan} == set(FORMATS)
+    assert not any("--no-cugraph" in args for _, args in plan)  # the reference in every part
+    runs = {(args[args.index("--formats") + 1], args[args.index("--placements") + 1],
+             "--directed" in args) for _, args in plan}
+    assert runs == {(f, p, d) for f in FORMATS for p in ("device", "host") for d in (True, False)}
+    assert len({name for name, _ in plan}) == len(plan)
+
+
+def test_placement_parts_merge_with_one_set_of_cugraph_rows(tmp_path):
+    import importlib.util
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "placement_runs.py"
+    spec = importlib.util.spec_from_file_location("placement_runs", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+
+    def row(contender, fmt, placement, ms):
+        return {"scale": 26, "directed": True, "graph": "weighted", "algorithm": "bfs",
+                "contender": contender, "format": fmt, "placement": placement, "ms": ms}
+
+    graph = {"scale": 26, "directed": True}
+    paths = []
+    for i, placement in enumerate(("device", "host")):
+        record = {"graphs": [graph], "settings": {"formats": ["ef"]},
+                  "results": [row("cugraph", "native", "device", 30.0 + i),
+                              row("cugraph_compressed", "ef", placement, 50.0 + i)]}
+        paths.append(tmp_path / f"part{i}.json")
+        paths[-1].write_text(json.dumps(record))
+    merged = module.merged(paths)
+    assert merged["graphs"] == [graph]
+    assert [(r["contender"], r["placement"], r["ms"]) for r in merged["results"]] == [
+        ("cugraph", "device", 30.0), ("cugraph_compressed", "device", 50.0),
+        ("cugraph_compressed", "host", 51.0)]
 
 
 def test_large_graphs_refuses_to_pin_more_than_the_host_has(monkeypatch):
