@@ -137,6 +137,9 @@ class VertexIds:
         """Internal ids (array of the vertex dtype) of user ids; ValueError names the first one
         that is not a vertex of the graph."""
         xp = _backend.array_module(self.backend)
+        if _is_integer(values):  # one start: no Series (BFS and SSSP take one a call)
+            with _backend.allocations(self.backend):
+                return xp.asarray([self.to_internal_one(values, what)], dtype=self.dtype)
         if _backend.is_scalar(values):
             values = [values]
         series = as_series(values, self.backend).reset_index(drop=True)
@@ -149,17 +152,55 @@ class VertexIds:
         bad = found < 0
         if bool(bad.any()):
             first = series.iloc[int(xp.argmax(bad))]
-            first = first.item() if hasattr(first, "item") else first
-            n = self.n
-            if n == 0:
-                bound = "(the graph has no vertices)"
-            elif self.renumber_map is None:
-                bound = f"(ids are 0 .. {n - 1})"
-            else:
-                bound = f"(it has {n} vertices)"
-            raise ValueError(f"one or more vertices are invalid: {what} vertex {first!r} "
-                             f"is not in the graph {bound}")
+            raise ValueError(self._not_a_vertex(what, first))
         return found.astype(self.dtype)
+
+    def to_internal_one(self, value, what: str) -> int:
+        """The internal id (a Python int) of one user id; ValueError as :meth:`to_internal`.
+
+        An integer id costs one binary search of the renumber map and one read of its
+        answer (none when the graph was not renumbered), where a list goes through a Series
+        and two reads."""
+        found = self._find_one(value)
+        if found is None:  # ids that are not integers, or a map that is not numeric
+            return int(self.to_internal([value], what)[0])
+        if found < 0:
+            raise ValueError(self._not_a_vertex(what, value))
+        return found
+
+    def _find_one(self, value):
+        """The internal id of integer ``value``, -1 when it is not a vertex, None when
+        :meth:`_find` must answer (``value`` is no integer, or the map is not numeric)."""
+        if not _is_integer(value):
+            return None
+        v = int(value)
+        if self.renumber_map is None:
+            return v if 0 <= v < self.n else -1
+        values = self._map_array()
+        if values is None or values.dtype.kind not in "iu":
+            return None
+        bounds = np.iinfo(values.dtype)
+        if not self.n or not bounds.min <= v <= bounds.max:
+            return -1
+        xp = _backend.array_module(self.backend)
+        with _backend.allocations(self.backend):
+            query = xp.asarray([v], dtype=values.dtype)
+            rank = xp.minimum(xp.searchsorted(values, query), self.n - 1)
+            internal = rank if self.internal_of is None else self.internal_of[rank]
+            return int(xp.where(values[rank] == query, internal, -1)[0])
+
+    def _not_a_vertex(self, what: str, first) -> str:
+        """The message of a user id ``first`` that is not a vertex of the graph."""
+        first = first.item() if hasattr(first, "item") else first
+        n = self.n
+        if n == 0:
+            bound = "(the graph has no vertices)"
+        elif self.renumber_map is None:
+            bound = f"(ids are 0 .. {n - 1})"
+        else:
+            bound = f"(it has {n} vertices)"
+        return (f"one or more vertices are invalid: {what} vertex {first!r} is not in the "
+                f"graph {bound}")
 
     def lookup(self, values):
         """Internal ids (int64 array) of user ids, -1 for those that are not vertices of the
@@ -258,6 +299,12 @@ class VertexIds:
             return pd.Series(pd.arrays.IntegerArray(np.zeros(n, self.dtype), np.ones(n, bool)))
         nulls = lib.Series(xp.zeros(n, dtype=bool))
         return lib.Series(xp.zeros(n, dtype=self.dtype)).where(nulls)
+
+
+def _is_integer(value) -> bool:
+    """True for one integer id (Python or NumPy; not a bool, which cuGraph does not take as
+    an id)."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
 def _numpy_kind(series) -> str:

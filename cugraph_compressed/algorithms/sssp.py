@@ -309,8 +309,8 @@ def sssp(G, source=None, method=None, directed=None, return_predecessors=None, u
             raise TypeError(f"'{name}' cannot be specified for a Graph-type input")
     source = indices if source is None else source
     check_arguments(G.weighted, source, cutoff)
-    (start,) = G.ids.to_internal([source], "source")
-    dist, pred = ALGORITHM.run(G, int(start), cutoff)
+    start = G.ids.to_internal_one(source, "source")
+    dist, pred = ALGORITHM.run(G, start, cutoff)
     dist[dist == np.inf] = np.finfo(dist.dtype).max  # cuGraph's "unreachable"
     return G.ids.vertex_frame({"distance": dist,
                                "predecessor": G.ids.to_user(pred.astype(G.vertex_dtype))},

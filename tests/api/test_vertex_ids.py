@@ -1,0 +1,63 @@
+"""One integer id translated without a Series (``VertexIds.to_internal_one``) answers as the
+list path does, for every kind of map and order, on the host backend's NumPy arrays."""
+import numpy as np
+import pandas as pd
+import pytest
+
+from cugraph_compressed._ids import VertexIds
+
+
+def ids_of(kind, order):
+    """VertexIds of 6 vertices: not renumbered, or renumbered with sorted int32, int64 or
+    uint64 user ids, in the sorted order or a permuted one."""
+    if kind == "none":
+        return VertexIds("host", 6, np.int32)
+    dtype = {"int32": np.int32, "int64": np.int64, "uint64": np.uint64}[kind]
+    users = pd.Series(np.array([2, 5, 9, 40, 41, 2**31 - 1], dtype=dtype))
+    if order == "sorted":
+        return VertexIds("host", 6, np.int32, users)
+    internal_of = np.array([3, 0, 5, 1, 4, 2], dtype=np.int32)  # rank -> internal id
+    rank_of = np.argsort(internal_of).astype(np.int32)
+    return VertexIds("host", 6, np.int32, users, (internal_of, rank_of))
+
+
+QUERIES = [0, 1, 2, 5, 6, 9, 40, 41, 42, 2**31 - 1, 2**31, 2**40, -1, -(2**40), 2**64 - 1]
+
+
+@pytest.mark.parametrize("kind,order", [("none", "sorted")] + [
+    (kind, order) for kind in ("int32", "int64", "uint64") for order in ("sorted", "permuted")])
+def test_one_integer_id_answers_as_the_list_path(kind, order):
+    ids = ids_of(kind, order)
+    for value in QUERIES:
+        for query in (value, np.int64(value) if -(2**63) <= value < 2**63 else np.uint64(value)):
+            try:
+                expected = int(ids.to_internal([query], "start")[0])
+            except (ValueError, OverflowError) as exc:
+                expected = exc
+            if isinstance(expected, int):
+                assert ids.to_internal_one(query, "start") == expected
+                assert ids.to_internal(query, "start").tolist() == [expected]
+                assert ids.to_internal(query, "start").dtype == np.int32
+            else:
+                with pytest.raises(ValueError, match=f"start vertex {value} is not in the graph"):
+                    ids.to_internal_one(query, "start")
+
+
+def test_one_id_finds_each_vertex_through_the_order():
+    ids = ids_of("int64", "permuted")
+    users = [2, 5, 9, 40, 41, 2**31 - 1]
+    internal = [ids.to_internal_one(u, "start") for u in users]
+    assert internal == [3, 0, 5, 1, 4, 2]  # internal_of of each rank
+    assert ids.to_user(np.array(internal)).tolist() == users
+
+
+def test_bools_and_strings_take_the_general_path():
+    ids = ids_of("none", "sorted")
+    with pytest.raises(ValueError, match="holds bool values"):
+        ids.to_internal_one(True, "start")
+    named = VertexIds("host", 2, np.int32, pd.Series(["a", "b"]))
+    assert named.to_internal_one("b", "start") == 1
+    with pytest.raises(ValueError, match="start vertex 'c' is not in the graph"):
+        named.to_internal_one("c", "start")
+    with pytest.raises(ValueError, match="start vertex 3 is not in the graph"):
+        named.to_internal_one(3, "start")
