@@ -263,10 +263,9 @@ class VertexIds:
         values = self._map_array()
         if values is not None:  # a gather of the map's array: no Series machinery
             ids = values[ranks]
-            any_missing = bool(missing.any())
-            if not any_missing or values.dtype.kind in "if":
-                if any_missing:
-                    ids[missing] = -1
+            if values.dtype.kind in "if":  # -1 fits: one select, nothing read back
+                return lib.Series(xp.where(missing, ids.dtype.type(-1), ids))
+            if not bool(missing.any()):
                 return lib.Series(ids)
             ids = lib.Series(ids)
         else:

@@ -61,3 +61,14 @@ def test_bools_and_strings_take_the_general_path():
         named.to_internal_one("c", "start")
     with pytest.raises(ValueError, match="start vertex 3 is not in the graph"):
         named.to_internal_one(3, "start")
+
+
+@pytest.mark.parametrize("kind", ["int32", "int64", "uint64"])
+def test_user_ids_of_internal_ids_with_missing_entries(kind):
+    ids = ids_of(kind, "permuted")
+    out = ids.to_user(np.array([3, -1, 2, 0], dtype=np.int32))
+    if kind == "uint64":  # -1 does not fit: null
+        assert out.isna().tolist() == [False, True, False, False]
+        assert out.dropna().astype(np.uint64).tolist() == [2, 2**31 - 1, 5]
+    else:
+        assert out.dtype == np.dtype(kind) and out.tolist() == [2, -1, 2**31 - 1, 5]
