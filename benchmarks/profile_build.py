@@ -7,6 +7,8 @@ the Python call that launched it, not in the next one that synchronizes.
 
     CUDA_LAUNCH_BLOCKING=1 python3 benchmarks/profile_build.py --scale 22 --formats ef cgr
     CUDA_LAUNCH_BLOCKING=1 python3 benchmarks/profile_build.py --scale 26 --chunks --budget 16e9
+    # the benchmark's own build: weighted, renumbered, default working budget
+    python3 benchmarks/profile_build.py --scale 26 --formats csr ef --weighted --renumber
 """
 import argparse
 import cProfile
@@ -32,7 +34,12 @@ def main(argv=None):
     p.add_argument("--undirected", action="store_true")
     p.add_argument("--chunks", action="store_true",
                    help="build from rmat_chunks (made once, kept) with from_edge_chunks")
-    p.add_argument("--budget", type=float, help="memory_budget in bytes")
+    p.add_argument("--budget", type=float, help="memory_budget in bytes (chunked builds)")
+    p.add_argument("--weighted", action="store_true", help="a weight column, as the "
+                                                            "benchmark's SSSP graph")
+    p.add_argument("--renumber", action="store_true",
+                   help="renumber=True, the benchmark's and cuGraph's default (off: ids as "
+                        "given)")
     p.add_argument("--top", type=int, default=40)
     args = p.parse_args(argv)
     budget = None if args.budget is None else int(args.budget)
@@ -44,18 +51,20 @@ def main(argv=None):
         rmm.reinitialize(pool_allocator=True)
         cupy.cuda.set_allocator(rmm_cupy_allocator)
     if args.chunks:
-        df = list(rmat_chunks(args.scale, seed=42, backend=args.backend))
+        df = list(rmat_chunks(args.scale, seed=42, weighted=args.weighted,
+                              backend=args.backend))
     else:
-        df = rmat_edgelist(args.scale, seed=42, backend=args.backend)
+        df = rmat_edgelist(args.scale, seed=42, weighted=args.weighted, backend=args.backend)
+    kw = {"renumber": args.renumber, "weight": "weight" if args.weighted else None}
 
     def build(fmt):
         G = CompressedGraph(directed=not args.undirected, format=fmt)
         if args.chunks:
-            G.from_edge_chunks(df, renumber=False, memory_budget=budget)
+            G.from_edge_chunks(df, memory_budget=budget, **kw)
         elif args.backend == "device":
-            G.from_cudf_edgelist(df, renumber=False)
+            G.from_cudf_edgelist(df, **kw)
         else:
-            G.from_pandas_edgelist(df, renumber=False)
+            G.from_pandas_edgelist(df, **kw)
         if args.backend == "device":
             import cupy
 
@@ -69,11 +78,13 @@ def main(argv=None):
         seconds = time.perf_counter() - start
         profile = cProfile.Profile()
         profile.enable()
-        build(fmt)
+        G = build(fmt)
         profile.disable()
         out = io.StringIO()
         pstats.Stats(profile, stream=out).sort_stats("cumulative").print_stats(args.top)
-        print(f"== {fmt}: build {seconds:.3f} s (unprofiled)\n{out.getvalue()}", flush=True)
+        stats = G.build_stats
+        print(f"== {fmt}: build {seconds:.3f} s (unprofiled), {stats.get('passes')} passes, "
+              f"{stats.get('ranges')} ranges\n{out.getvalue()}", flush=True)
 
 
 if __name__ == "__main__":
