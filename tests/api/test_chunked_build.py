@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import cugraph_compressed as cgc
+from cugraph_compressed import _build
 from cugraph_compressed._idset import IdSet
 from cugraph_compressed._source import ChunkError
 from cugraph_compressed.formats import FORMATS
@@ -331,6 +332,38 @@ def test_host_build_peak_stays_within_its_bound(fmt):
     assert G.build_stats["ranges"] > 1
     assert peak <= bound, (peak, bound)
     assert bound < edges_bytes
+
+
+@pytest.mark.parametrize("directed", [True, False])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_ranges_are_gathered_and_sorted_within_the_budget(directed, weighted, monkeypatch):
+    """A range is sized to the whole budget, which its gathering, sort and deduplication use
+    before the encoders run: the traced bytes they add (the pieces read meanwhile included)
+    stay within it, and take more than half of it."""
+    chunks = list(rmat_chunks(14, 16, chunk_edges=1 << 14, seed=3, weighted=weighted))
+    budget = 1 << 20
+    weight = "weight" if weighted else None
+    added = []
+    gather = _build._Build._range_edges
+
+    def traced(self, *args):
+        before = tracemalloc.get_traced_memory()[0]
+        tracemalloc.reset_peak()
+        edges = gather(self, *args)
+        added.append(tracemalloc.get_traced_memory()[1] - before)
+        return edges
+
+    cgc.CompressedGraph(directed=directed, format="csr").from_edge_chunks(  # imports first
+        chunks[:1], weight=weight, memory_budget=budget)
+    monkeypatch.setattr(_build._Build, "_range_edges", traced)
+    tracemalloc.start()
+    try:
+        G = cgc.CompressedGraph(directed=directed, format="csr")
+        G.from_edge_chunks(chunks, weight=weight, memory_budget=budget)
+    finally:
+        tracemalloc.stop()
+    assert G.build_stats["ranges"] > 2
+    assert budget / 2 < max(added) <= budget, (max(added), budget)
 
 
 def test_progress_is_shown_when_asked_and_silent_otherwise(capsys):
