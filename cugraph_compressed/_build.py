@@ -11,10 +11,12 @@ Every graph is built here, from one frame or from many chunks, on the host or on
    are not merged yet; the degree order's counts when it has them) and cuts the vertices into
    ranges whose edges fit it.
 3. **Sizes.**  For each range, one pass keeps the edges whose list lies in it (both directions
-   of an undirected edge), sorts and deduplicates them and hands them to the layout's
-   :class:`~.formats.base.RangeEncoder`, which records the exact size of every list.  With
-   ``format="auto"`` every candidate layout's encoder sizes the same edges (ranges aligned
-   for all of them), and :mod:`._auto` then chooses the one that goes on to step 4.
+   of an undirected edge), sorts and deduplicates them (ranges are sized so that this takes
+   the whole budget) and hands them to the layout's :class:`~.formats.base.RangeEncoder`,
+   which records the exact size of every list, in runs sized to what the sorted edges leave
+   of the budget.  With ``format="auto"`` every candidate layout's encoder sizes the same
+   edges (ranges aligned for all of them), and :mod:`._auto` then chooses the one that goes
+   on to step 4.
 4. **Write.**  The final buffers are allocated once; each range is gathered again (the last
    one is kept from step 3) and written into its slice, properties included.  With
    ``placement="host"`` (:mod:`._placement`) the per-edge buffers and the properties are
@@ -76,9 +78,11 @@ DEFAULT_BUDGET_CAP = 2 << 30
 #: spend its time launching them.
 MIN_RUN = 1 << 12
 
-#: Working bytes per edge of a range without properties: its 64-bit (list, neighbour) key, the
-#: sort's scratch of the same size and the deduplication mask.
-KEY_BYTES_PER_EDGE = 17
+#: Working bytes per edge of a range without properties, beyond its two ids: its 64-bit (list,
+#: neighbour) key and an 8-byte temporary while the key is unpacked into the ids.  Beside the
+#: key, the sort's scratch (8) and the deduplication's mask, its 32-bit scan (CuPy's boolean
+#: indexing) and the kept keys (1 + 4 + 8) stay within what unpacking adds (8 + 8 or more).
+KEY_BYTES_PER_EDGE = 16
 #: Working bytes per row of a piece: its internal ids (searches return int64), range masks and
 #: keys.
 PIECE_BYTES_PER_ROW = 48
@@ -297,11 +301,28 @@ class _Build:
             out[name] = weight_dtype(dtype) if name == "weight" else np.dtype(dtype)
         return out
 
+    def _row_bytes(self) -> int:
+        """Bytes of a range's edge once sorted: its two ids and its properties."""
+        return 2 * self.index_dtype.itemsize + sum(d.itemsize for d in self.prop_dtypes.values())
+
     def _bytes_per_edge(self) -> int:
+        """Working bytes per edge of a range while it is gathered, sorted and deduplicated."""
         if self._keyed():
-            return KEY_BYTES_PER_EDGE
-        row = 2 * self.index_dtype.itemsize + sum(d.itemsize for d in self.prop_dtypes.values())
-        return 3 * row + 40  # the gathered rows, their sorted copies and the sort's int64 orders
+            return KEY_BYTES_PER_EDGE + self._row_bytes()
+        return 3 * self._row_bytes() + 40  # the gathered rows, sorted copies, int64 orders
+
+    def _range_edges_max(self) -> int:
+        """The edges a range gathers at most (a longer list is a range of its own), from the
+        whole budget: its gathering and sort are done before the encoders' runs start, and the
+        gathered rows (a third of the budget at most) leave room for the piece being read (a
+        quarter)."""
+        return max(1, self.budget // self._bytes_per_edge())
+
+    def _held_bytes_per_edge(self) -> int:
+        """Bytes per edge of a range while its encoder runs: the sorted edges, the encoder's
+        int64 slot order and a property permuted by it."""
+        widest = max((d.itemsize for d in self.prop_dtypes.values()), default=0)
+        return self._row_bytes() + 8 + widest
 
     def _keyed(self) -> bool:
         """Edges without properties sort as packed 64-bit keys (ids below 2**32)."""
@@ -311,7 +332,7 @@ class _Build:
         """``(v0, v1, capacity)``: vertex ranges covering every vertex and the upper bound on
         their gathered edges."""
         n = self.ids.num_vertices
-        per_range = max(1, self.budget // 2 // self._bytes_per_edge())
+        per_range = self._range_edges_max()
         factor = 1 if self.spec.directed else 2
         counts, self.counts = self.counts, None  # not kept through the encoding
         if self.rows * factor <= per_range:
@@ -416,6 +437,7 @@ class _Build:
         candidate of ``format="auto"`` (a candidate that cannot hold ``n`` vertices is left
         out, with the reason), each running within the budget."""
         encoders, excluded = {}, {}
+        run_bytes = self.budget - self._range_edges_max() * self._held_bytes_per_edge()
         for name, (cls, params) in self.spec.layouts().items():
             try:
                 encoder = cls.encoder(n, self.xp, **params)
@@ -424,8 +446,9 @@ class _Build:
                     raise
                 excluded[name] = str(exc)
                 continue
-            # Half the budget for a range's edges, half for the encoder's runs over them.
-            encoder.max_run_edges = max(MIN_RUN, self.budget // 2 // encoder.work_bytes_per_edge)
+            # A range's gathering and sort take the whole budget, then free all but the sorted
+            # edges: the runs over them take what is left.
+            encoder.max_run_edges = max(MIN_RUN, run_bytes // encoder.work_bytes_per_edge)
             encoder.placement = self.spec.placement
             encoders[name] = encoder
         if not encoders:

@@ -7,8 +7,8 @@ internal ids with :meth:`IdSet.internal`.  Only O(V) state is kept across pieces
 * ``renumber=False``: ids are used as they are; the set keeps the smallest id (a negative one
   is refused) and the largest (``V = largest + 1``).
 * Numeric ids, renumbered: the sorted distinct ids, merged piece by piece; internal ids are
-  ranks found by binary search, or in a table indexed by id when integer ids are dense (at
-  most ``DENSE_SPAN`` values per id).
+  ranks found in a table indexed by id when the table of integer ids is small (at most
+  ``TABLE_BYTES_PER_VERTEX`` bytes per vertex), else by binary search.
 * Other ids (strings, categories...): the distinct ids as a Series of the frame library,
   sorted at the end; internal ids are found through an Index.
 
@@ -23,8 +23,15 @@ import numpy as np
 from ._edgelist import sorted_unique
 
 INT32_MAX = np.iinfo(np.int32).max
-#: Integer ids spanning at most this many times their count are looked up in a table.
-DENSE_SPAN = 2
+#: Renumbered integer ids are looked up in a table indexed by id (one gather) when the table
+#: takes at most this many bytes per vertex, else by binary search over the sorted ids.  Every
+#: pass of a build translates every id, and on the GPU a search's ~log2(V) dependent reads of
+#: an array larger than the cache cost most of a pass.  A bound in bytes, not in span per id:
+#: 16 bytes are 4 int32 entries per vertex (R-MAT ids renumbered span 2.05 times their count
+#: at scale 26 and 2.21 at 28, past the former bound of 2 entries) or 2 int64 ones (as
+#: before); as much as the range split's int64 counts and sums per vertex, and within the
+#: per-vertex bound of tests/formats/test_build_memory.py.
+TABLE_BYTES_PER_VERTEX = 16
 
 
 class IdSet:
@@ -106,17 +113,20 @@ class IdSet:
 
     def _dense_table(self, ids):
         """``(lowest id, table)`` with ``table[id - lowest]`` the internal id of every id, when
-        the ids are integers spanning at most ``DENSE_SPAN`` times their count (a gather per
-        lookup instead of a binary search); None otherwise."""
+        the ids are integers and the table takes at most ``TABLE_BYTES_PER_VERTEX`` bytes per
+        id (a gather per lookup instead of a binary search); None otherwise."""
         if self.dtype.kind not in "iu" or not ids.size:
             return None
         low, high = int(ids[0]), int(ids[-1])
         span = high - low + 1
-        if span > DENSE_SPAN * ids.size or low < -(2**63) or high >= 2**63:
+        if (span * self.index_dtype.itemsize > TABLE_BYTES_PER_VERTEX * ids.size
+                or low < -(2**63) or high >= 2**63):
             return None
         xp = self.xp
         table = xp.zeros(span, dtype=self.index_dtype)  # ids in between are never looked up
-        table[ids.astype(np.int64) - low] = xp.arange(ids.size, dtype=self.index_dtype)
+        at = ids.astype(np.int64)  # a copy: shifted in place
+        at -= low
+        table[at] = xp.arange(ids.size, dtype=self.index_dtype)
         return low, table
 
     def reorder(self, internal_of) -> None:

@@ -1164,7 +1164,8 @@ class CGREncoder(RangeEncoder):
     ORs its codes into the stream (words shared with the neighbouring ranges included), in any
     order, and returns the range's ``property_order`` when its decode order is not sorted.
     Across ranges it keeps the two offset arrays (4 bytes per vertex each), the bit count and,
-    while a single run holds edges, that run's plan (so a graph of one run is planned once).
+    when one run holds every list, that run's plan (so a graph of one run is planned once; any
+    other plan would be held while a budgeted build gathers and sorts the next range).
 
     Codec use: ``refs`` (an int, each list its own reference, or one reference per list),
     ``codec`` (a :class:`CGRLists`), ``checked`` (skip the input checks) and ``split``
@@ -1191,8 +1192,7 @@ class CGREncoder(RangeEncoder):
         self.bit_offsets = (SplitOffsets if split else _FullOffsets)(self.num_vertices + 1, xp)
         self.total_bits = 0
         self.stream = None
-        self.planned = None     # (run, plan) of the only run with edges so far
-        self.runs_with_edges = 0
+        self.planned = None     # (run, plan) of a run of every list
 
     layout_chunk_edges = CHUNK_EDGES
     work_bytes_per_edge = 192  # measured 141
@@ -1222,9 +1222,8 @@ class CGREncoder(RangeEncoder):
                 self.bit_offsets.add(w0, xp.full(w1 - w0 + 1, self.total_bits, dtype=np.int64))
                 continue
             planned = self._plan(src, dst, (w0, w1, e0, e1))
-            self.runs_with_edges += 1
-            self.planned = ((first_edge + e0, w0, w1), planned) if self.runs_with_edges == 1 \
-                else None
+            whole = w0 == 0 and w1 == self.num_vertices
+            self.planned = ((first_edge + e0, w0, w1), planned) if whole else None
             first_bit = _exclusive_cumsum(self._list_bits(planned, w0, w1), xp) + self.total_bits
             del planned
             self.bit_offsets.add(w0, first_bit)

@@ -11,6 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import cugraph_compressed as cgc
+from cugraph_compressed import _build
+from cugraph_compressed._idset import IdSet
 from cugraph_compressed._source import ChunkError
 from cugraph_compressed.formats import FORMATS
 from cugraph_compressed.generators import rmat_chunks
@@ -185,6 +187,33 @@ def test_vertices_across_chunks():
             [df.iloc[:1], df.iloc[1:]], vertices=[5, 7])
 
 
+@pytest.mark.parametrize("dtype", [np.int32, np.int64, np.uint32])
+@pytest.mark.parametrize("spread", [1, 2.05, 4, 4.5])
+def test_ids_get_their_ranks_with_or_without_the_table(dtype, spread):
+    """Renumbered ids spanning ``spread`` times their count: a table indexed by id while it
+    takes at most ``TABLE_BYTES_PER_VERTEX`` bytes per vertex (int32 entries: 4 ids per
+    vertex), a binary search beyond; both give every id its rank among the sorted ids, and
+    its internal id once the vertices are reordered."""
+    rng = np.random.default_rng(int(spread * 10))
+    n = 5000
+    low = 0 if dtype == np.uint32 else -1000
+    ids = np.sort(rng.choice(int(spread * n), n, replace=False)).astype(np.int64) + low
+    ids[[0, -1]] = low, low + int(spread * n) - 1  # the span exactly
+    ids = ids.astype(dtype)
+    id_set = IdSet(True, True, dtype, np, pd)
+    for part in np.array_split(rng.permutation(ids), 3):
+        id_set.add(part)
+    assert id_set.finish() == n
+    assert (id_set._table is not None) == (spread <= 4)
+    values = rng.choice(ids, 20_000)
+    rank = np.searchsorted(np.unique(ids), values)
+    got = id_set.internal(values)
+    assert got.dtype == np.int32 and np.array_equal(got, rank)
+    internal_of = rng.permutation(n).astype(np.int32)
+    id_set.reorder(internal_of)
+    assert np.array_equal(id_set.internal(values), internal_of[rank])
+
+
 # -- bad input ----------------------------------------------------------------------------------
 def frames(k, **dtypes):
     return [pd.DataFrame({"source": np.arange(3, dtype=dtypes.get("src", np.int64)) + i,
@@ -303,6 +332,38 @@ def test_host_build_peak_stays_within_its_bound(fmt):
     assert G.build_stats["ranges"] > 1
     assert peak <= bound, (peak, bound)
     assert bound < edges_bytes
+
+
+@pytest.mark.parametrize("directed", [True, False])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_ranges_are_gathered_and_sorted_within_the_budget(directed, weighted, monkeypatch):
+    """A range is sized to the whole budget, which its gathering, sort and deduplication use
+    before the encoders run: the traced bytes they add (the pieces read meanwhile included)
+    stay within it, and take more than half of it."""
+    chunks = list(rmat_chunks(14, 16, chunk_edges=1 << 14, seed=3, weighted=weighted))
+    budget = 1 << 20
+    weight = "weight" if weighted else None
+    added = []
+    gather = _build._Build._range_edges
+
+    def traced(self, *args):
+        before = tracemalloc.get_traced_memory()[0]
+        tracemalloc.reset_peak()
+        edges = gather(self, *args)
+        added.append(tracemalloc.get_traced_memory()[1] - before)
+        return edges
+
+    cgc.CompressedGraph(directed=directed, format="csr").from_edge_chunks(  # imports first
+        chunks[:1], weight=weight, memory_budget=budget)
+    monkeypatch.setattr(_build._Build, "_range_edges", traced)
+    tracemalloc.start()
+    try:
+        G = cgc.CompressedGraph(directed=directed, format="csr")
+        G.from_edge_chunks(chunks, weight=weight, memory_budget=budget)
+    finally:
+        tracemalloc.stop()
+    assert G.build_stats["ranges"] > 2
+    assert budget / 2 < max(added) <= budget, (max(added), budget)
 
 
 def test_progress_is_shown_when_asked_and_silent_otherwise(capsys):

@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 
 import cugraph_compressed as cgc
+from cugraph_compressed import _idset
 from cugraph_compressed.formats import FORMATS, base, cgr, elias_fano
 
 N = 10**6
@@ -47,6 +48,28 @@ def test_isolated_vertices_cost_a_few_bytes_each(fmt, directed, renumber):
     if not renumber:  # the case the declared figure guards
         assert per_vertex <= FORMATS[fmt].build_bytes_per_vertex, f"{fmt}: {per_vertex:.1f}"
     assert seconds < 10, f"{fmt}: {seconds:.1f} s"
+
+
+@pytest.mark.parametrize("fmt", sorted(FORMATS))
+def test_spread_ids_take_their_table_within_the_bound(fmt):
+    """Renumbered ids spread over 4 times their count: the id table (int32, 16 bytes per
+    vertex, the most ``_idset`` allows) and the rest of the build stay below ``BOUND`` bytes per
+    vertex, and every id gets its rank."""
+    ids = np.arange(N, dtype=np.int64) * 4 - 7
+    assert 4 * (int(ids[-1]) - int(ids[0]) + 1) <= _idset.TABLE_BYTES_PER_VERTEX * N
+    df = pd.DataFrame({"source": ids[[0, 1]], "destination": ids[[N - 1, 2]]})
+    vertices = pd.Series(ids)
+    tracemalloc.start()
+    try:
+        graph = cgc.CompressedGraph(directed=True, format=fmt).from_pandas_edgelist(
+            df, vertices=vertices)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak / N < BOUND, f"{fmt}: {peak / N:.1f} bytes per vertex"
+    assert graph.lookup_internal_vertex_id(vertices).tolist() == list(range(N))
+    edges = graph.view_edge_list()
+    assert sorted(zip(edges["source"], edges["destination"])) == [(-7, 4 * N - 11), (-3, 1)]
 
 
 def graph_edges(seed=5):
