@@ -185,9 +185,7 @@ class VertexIds:
         xp = _backend.array_module(self.backend)
         with _backend.allocations(self.backend):
             query = xp.asarray([v], dtype=values.dtype)
-            rank = xp.minimum(xp.searchsorted(values, query), self.n - 1)
-            internal = rank if self.internal_of is None else self.internal_of[rank]
-            return int(xp.where(values[rank] == query, internal, -1)[0])
+            return int(self._internal_of_rank(self._ranks_in_map(query))[0])
 
     def _not_a_vertex(self, what: str, first) -> str:
         """The message of a user id ``first`` that is not a vertex of the graph."""
@@ -225,14 +223,8 @@ class VertexIds:
         if (self._map_array() is not None
                 and _numpy_kind(series) == _numpy_kind(self.renumber_map)
                 and not bool(series.isna().any())):
-            values = self._map_array()
             query = xp.asarray(series.to_numpy() if xp is np else series.values)
-            found = xp.searchsorted(values, query).astype(np.int64)
-            inside = found < n
-            hit = xp.zeros(found.size, dtype=bool)
-            hit[inside] = values[found[inside]] == query[inside]
-            found[~hit] = -1
-            return self._internal_of_rank(found)
+            return self._internal_of_rank(self._ranks_in_map(query))
         if self._index is None:  # its hash table is built once, not on every lookup
             self._index = lib.Index(self.renumber_map)
         index = self._index
@@ -241,6 +233,16 @@ class VertexIds:
         except (TypeError, ValueError):
             return xp.full(len(series), -1, dtype=np.int64)
         return self._internal_of_rank(found)
+
+    def _ranks_in_map(self, query):
+        """Ranks (int64) of the ids in array ``query`` in the numeric renumber map, -1 where
+        an id is not in it: a binary search and one comparison, nothing read back."""
+        values = self._map_array()
+        xp = _backend.array_module(self.backend)
+        if not self.n:
+            return xp.full(query.size, -1, dtype=np.int64)
+        rank = xp.minimum(xp.searchsorted(values, query), self.n - 1).astype(np.int64)
+        return xp.where(values[rank] == query, rank, -1)
 
     def _internal_of_rank(self, ranks):
         """Internal ids (int64) of ranks in the renumber map, -1 kept."""
