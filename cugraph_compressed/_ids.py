@@ -95,11 +95,21 @@ class VertexIds:
         lib = _backend.frame_library(self.backend)
         return lib.DataFrame({k: as_series(v, self.backend) for k, v in columns.items()})
 
-    def vertex_frame(self, columns: dict, vertex_at: int = 0):
+    def vertex_frame(self, columns: dict, vertex_at: int = 0, ids=()):
         """A result frame: ``vertex`` (every vertex, user ids, sorted for a renumbered graph)
         at position ``vertex_at`` among ``columns``, values of every vertex in internal order
-        (arrays or Series), which are put in the rows' order."""
-        items = [(name, self.in_result_order(v)) for name, v in columns.items()]
+        (arrays or Series), which are put in the rows' order.
+
+        Columns named in ``ids`` hold internal vertex ids (an array, negative: none), or None
+        where none were computed (:meth:`none`).  They are put in the rows' order while still
+        internal ids, a gather of an array, and translated after (:meth:`to_user`): gathering
+        the translated Series instead costs cuDF's bounds check, which reads the GPU back."""
+        def in_rows(name, values):
+            if name not in ids:
+                return self.in_result_order(values)
+            return self.none() if values is None else self.to_user(self.in_result_order(values))
+
+        items = [(name, in_rows(name, v)) for name, v in columns.items()]
         items.insert(vertex_at, ("vertex", self.all()))
         return self.frame(dict(items))
 

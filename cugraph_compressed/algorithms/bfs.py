@@ -193,8 +193,9 @@ def bfs(G, start=None, depth_limit=None, i_start=None, directed=None, return_pre
     return_predecessors = check_bool("return_predecessors", return_predecessors)
     sources = G.ids.to_internal(start, "start")
     dist, pred = ALGORITHM.run(G, sources, depth_limit)
-    predecessors = G.ids.to_user(pred) if return_predecessors else G.ids.none()
-    return G.ids.vertex_frame({"distance": dist, "predecessor": predecessors})
+    return G.ids.vertex_frame({"distance": dist,
+                               "predecessor": pred if return_predecessors else None},
+                              ids=("predecessor",))
 
 
 ALGORITHM = ALGORITHMS["bfs"]

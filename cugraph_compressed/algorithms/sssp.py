@@ -312,9 +312,8 @@ def sssp(G, source=None, method=None, directed=None, return_predecessors=None, u
     start = G.ids.to_internal_one(source, "source")
     dist, pred = ALGORITHM.run(G, start, cutoff)
     dist[dist == np.inf] = np.finfo(dist.dtype).max  # cuGraph's "unreachable"
-    return G.ids.vertex_frame({"distance": dist,
-                               "predecessor": G.ids.to_user(pred.astype(G.vertex_dtype))},
-                              vertex_at=1)
+    return G.ids.vertex_frame({"distance": dist, "predecessor": pred.astype(G.vertex_dtype)},
+                              vertex_at=1, ids=("predecessor",))
 
 
 ALGORITHM = ALGORITHMS["sssp"]
