@@ -145,7 +145,7 @@ def main(argv=None):
     p.add_argument("--algorithm", default="bfs", choices=["bfs", "sssp", "pagerank", "wcc"])
     p.add_argument("--formats", nargs="+", default=["csr"])
     p.add_argument("--renumber", choices=["true", "false", "both"], default="true")
-    p.add_argument("--vertex-order", default="sorted", choices=["sorted", "degree"])
+    p.add_argument("--vertex-order", default="degree", choices=["sorted", "degree"])
     p.add_argument("--undirected", action="store_true",
                    help="an undirected graph (WCC always runs on one)")
     p.add_argument("--no-cugraph", action="store_true", help="leave cuGraph's call out")

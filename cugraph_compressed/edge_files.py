@@ -37,7 +37,7 @@ from ._text_pieces import (
     read_bytes,
     split_lines,
 )
-from ._vertex_order import check_vertex_order, check_with_renumber
+from ._vertex_order import check_vertex_order, resolve
 from .formats import layout_class
 from .graph import CompressedGraph
 
@@ -65,7 +65,7 @@ def read_edgelist(path, format=None, *, delimiter=None, header="infer", comment=
                   names=None, dtype=None, source=None, destination=None, weight=None,
                   directed=None, layout="csr", renumber=True, store_transposed=False,
                   backend=None, memory_budget=None, chunk_bytes=None, as_frame=False,
-                  vertex_order="sorted", placement="device", **layout_params):
+                  vertex_order=None, placement="device", **layout_params):
     """Read an edge-list file into a graph (or, with ``as_frame=True``, into one frame).
 
     Text files (comma, tab or blank separated, as SNAP and KONECT files come) and Matrix
@@ -128,9 +128,9 @@ def read_edgelist(path, format=None, *, delimiter=None, header="infer", comment=
     as_frame : bool
         Return the file's edges as one frame (every column; Matrix Market ids 0-based, the
         entries as stored) instead of a graph.
-    vertex_order : {"sorted", "degree"}
+    vertex_order : {"degree", "sorted"}, optional
         The internal vertex order, as for ``CompressedGraph`` (``"degree"`` needs
-        ``renumber=True``).
+        ``renumber=True``; by default, degree order when renumbered).
     placement : {"device", "host", "auto"}
         Where a device graph keeps its per-edge buffers, as for ``CompressedGraph`` (``"auto"``
         with the GPU's free memory as its budget).
@@ -179,7 +179,7 @@ def read_edgelist(path, format=None, *, delimiter=None, header="infer", comment=
     if chunk_bytes is not None:
         chunk_bytes = check_int("chunk_bytes", chunk_bytes, 1)
     layout_class(layout).check_params(**layout_params)
-    check_with_renumber(check_vertex_order(vertex_order), check_bool("renumber", renumber))
+    resolve(check_vertex_order(vertex_order), check_bool("renumber", renumber))
     # The graph's own keywords beside the layout's, for the graph built below.
     graph_params = {**layout_params, "vertex_order": vertex_order,
                     "placement": check_placement(placement)}

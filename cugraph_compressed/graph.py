@@ -21,7 +21,7 @@ from ._backend import DEVICE, HOST
 from ._build import BuildSpec, build
 from ._source import EdgeChunks, StoredEdges, backend_of
 from ._vertex_order import DEFAULT as DEFAULT_VERTEX_ORDER
-from ._vertex_order import check_vertex_order, check_with_renumber
+from ._vertex_order import check_vertex_order, resolve
 from .formats import layout_class
 from .formats.base import plain_csr_nbytes
 from .graph_queries import GraphQueries
@@ -47,7 +47,7 @@ class CompressedGraph(GraphQueries):
         and encodes the smallest that fits, or a faster one within 10% of it
         (:mod:`cugraph_compressed._auto`); :attr:`format` then names it and
         :attr:`format_choice` gives every candidate's bytes and the reason.
-    vertex_order : {"sorted", "degree"}
+    vertex_order : {"degree", "sorted"}, optional
         The internal vertex order of a renumbered graph (``renumber=True``, the builders'
         default).  ``"sorted"``: internal ids by user id ascending.  ``"degree"``: hubs
         first, by the degree of the stored lists counted over the input rows (a directed
@@ -57,8 +57,11 @@ class CompressedGraph(GraphQueries):
         same in both, in user ids and in sorted user-id order; the order changes the internal
         ids (``lookup_internal_vertex_id``, ``view_edge_list``'s undirected edge direction,
         WCC labels) and the layout's bytes.  Anything but ``"sorted"`` with
-        ``renumber=False`` raises ValueError at the build.  The default, ``"sorted"``, may
-        change once measurements of both orders choose it (``benchmarks/vertex_order.py``).
+        ``renumber=False`` raises ValueError at the build.  By default (None) a renumbered
+        graph is built in ``"degree"`` order, which is faster on the GPU (hubs' state shares
+        cache lines; :func:`cugraph_compressed._vertex_order.resolve` gives the measurements)
+        for two permutations of 4 bytes a vertex each (8 with int64 ids), and a graph
+        built with ``renumber=False`` keeps the user's ids (``"sorted"``).
     placement : {"device", "host", "auto"}
         Where a device graph keeps its per-edge buffers (:mod:`cugraph_compressed._placement`).
         ``"device"``: every buffer in GPU (RMM) memory.  ``"host"``: the layout's per-edge
@@ -98,10 +101,11 @@ class CompressedGraph(GraphQueries):
     """
 
     def __init__(self, directed: bool = False, format: str = "csr",
-                 vertex_order: str = DEFAULT_VERTEX_ORDER, placement: str = "device",
+                 vertex_order: str | None = DEFAULT_VERTEX_ORDER, placement: str = "device",
                  memory_budget=None, **layout_params):
         self._directed = check_bool("directed", directed)
-        self._vertex_order = check_vertex_order(vertex_order)
+        # As asked (None: the default, resolved by each build) and as the build made it.
+        self._asked_order = self._vertex_order = check_vertex_order(vertex_order)
         self._placement = _placement.check_placement(placement)
         self._memory_budget = check_memory_budget(memory_budget)
         self._draw = None  # (budget, token) of what this graph holds drawn from a budget
@@ -303,6 +307,7 @@ vertices
         # Nothing is kept before the build succeeds: a failed build leaves the graph empty.
         self._columns = built.columns
         self._ids = built.ids
+        self._vertex_order = spec.vertex_order
         self.store_transposed = spec.store_transposed
         self.backend = chunks.backend
         self._layout, self._properties, self._in_lists = (built.layout, built.properties,
@@ -317,10 +322,10 @@ vertices
     def _spec(self, source, destination, edge_attr, weight, edge_id, edge_type, renumber,
               store_transposed, symmetrize, vertices) -> BuildSpec:
         renumber = check_bool("renumber", renumber)
-        check_with_renumber(self._vertex_order, renumber)
         return BuildSpec(
             layout_class=self._layout_class, layout_params=self._layout_params, auto=self._auto,
-            vertex_order=self._vertex_order, directed=self._directed, renumber=renumber,
+            vertex_order=resolve(self._asked_order, renumber), directed=self._directed,
+            renumber=renumber,
             store_transposed=check_bool("store_transposed", store_transposed),
             symmetrize=symmetrize, vertices=vertices,
             placement=_built_placement(self._placement),
@@ -415,7 +420,7 @@ vertices
         # the placement.  The class goes along, so a drop-in ``Graph`` comes back as one.
         if self._layout is None:
             return _unpickle_empty, (self._directed, self.format, self.layout_params,
-                                     self._traversal, type(self), self._vertex_order,
+                                     self._traversal, type(self), self._asked_order,
                                      self._placement)
         data = saved.dumps(self._saved_state())
         choice = self.placement_choice
@@ -546,8 +551,8 @@ vertices
 
     @property
     def vertex_order(self) -> str:
-        """The internal vertex order asked for: ``"sorted"`` or ``"degree"`` (see the class
-        parameters)."""
+        """The internal vertex order: ``"sorted"`` or ``"degree"`` as the build made it (see
+        the class parameters); before a build, the order asked for (None: the default)."""
         return self._vertex_order
 
     @property
@@ -562,7 +567,8 @@ vertices
 
     def __repr__(self) -> str:
         head = f"{type(self).__name__}(format={self.format!r}, directed={self._directed}"
-        if self._vertex_order != DEFAULT_VERTEX_ORDER:
+        built = self._layout is not None
+        if self._vertex_order != (resolve(None, self.renumbered) if built else None):
             head += f", vertex_order={self._vertex_order!r}"
         if self._layout is None:
             return f"{head}, empty)"
@@ -916,8 +922,8 @@ def estimate_nbytes(df, format="csr", source="source", destination="destination"
         Column names, as for ``from_cudf_edgelist``.
     directed, renumber : bool
         As for ``CompressedGraph`` and ``from_cudf_edgelist``.
-    vertex_order : {"sorted", "degree"}
-        As for ``CompressedGraph``.
+    vertex_order : {"degree", "sorted"}, optional
+        As for ``CompressedGraph`` (by default, degree order when renumbered).
     **layout_params
         The layout's parameters.
     """

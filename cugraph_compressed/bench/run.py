@@ -56,7 +56,7 @@ from .timing import time_builds, time_calls
 
 def run_benchmark(scales, *, directed=True, algorithms=tuple(SPECS), formats=None, repeats=5,
                   encode_repeats=3, num_sources=4, edge_factor=16, seed=42, backend="auto",
-                  cugraph_renumber_false=False, vertex_order="sorted", placements=("device",),
+                  cugraph_renumber_false=False, vertex_order="degree", placements=("device",),
                   auto_share=AUTO_SHARE, with_cugraph=True, count_reads=True,
                   time_limit_s=None, git_commit=None, log=None, checkpoint=None,
                   progress=False):
@@ -90,7 +90,7 @@ def run_benchmark(scales, *, directed=True, algorithms=tuple(SPECS), formats=Non
     cugraph_renumber_false : bool, default False
         Also time cuGraph built with ``renumber=False`` (no degree ordering, no
         degree-segmented kernels), a row beside the baseline.
-    vertex_order : {"sorted", "degree"}, default "sorted"
+    vertex_order : {"sorted", "degree"}, default "degree"
         ``CompressedGraph(vertex_order=...)`` of every layout's graph in ``"device"`` and
         ``"host"`` placement (``"auto"`` is always in ``"degree"`` order); recorded in
         ``settings``.

@@ -149,7 +149,7 @@ class Contender:
     name: str
     format: str
     renumber: bool = True
-    vertex_order: str = "sorted"
+    vertex_order: str = "degree"
     placement: str = "device"
     auto_share: float | None = None
 
@@ -328,7 +328,7 @@ def auto_fields(auto_share, vertex_order, choice, sizes):
     return fields
 
 
-def contenders(formats, with_cugraph, cugraph_renumber_false=False, vertex_order="sorted",
+def contenders(formats, with_cugraph, cugraph_renumber_false=False, vertex_order="degree",
                placements=("device",), auto_share=AUTO_SHARE):
     """Everything measured side by side, in the order measured.
 

@@ -295,8 +295,9 @@ def _build_partition(rank, cuts, frame, spec: dict, user_ids=None) -> Partition:
     # The graph's vertices: the range (isolated ones included) and the remote neighbours.
     ghosts = xp.unique(dst[(dst < v0) | (dst >= v1)])
     vertices = xp.concatenate([xp.arange(v0, v1, dtype=dtype), ghosts.astype(dtype)])
+    # Sorted order: the partition's local ids are its global ids' order (ranges, ghosts).
     graph = CompressedGraph(directed=True, format=spec["format"], placement=spec["placement"],
-                            **spec["layout_params"])
+                            vertex_order="sorted", **spec["layout_params"])
     graph.from_edge_chunks([edges], source=SRC, destination=DST,
                            weight=WEIGHT if weighted else None, renumber=True,
                            vertices=lib.Series(vertices), backend=spec["backend"])

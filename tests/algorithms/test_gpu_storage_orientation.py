@@ -1,7 +1,8 @@
 """Re-orientation on the GPU: a directed device graph stored as in-lists, re-encoded as out-lists
 by BFS/SSSP through the streaming build (its stored edges decoded on the GPU a window of slots
 at a time, ``kernels/traversal.py`` SlotDecoder), holds the buffers of the host graph built
-directly as out-lists (which the CPU tests prove equal to the host re-orientation), for every
+directly as out-lists (which the CPU tests prove equal to the host re-orientation; both in the
+sorted vertex order, where the two orientations number vertices alike), for every
 layout, property set and budget; BFS and SSSP on it match the host; running out of GPU memory
 midway leaves the graph as it was and no allocation behind."""
 import gc
@@ -27,6 +28,13 @@ from cugraph_compressed.generators import rmat_chunks
 
 pytestmark = pytest.mark.gpu
 
+
+def sorted_graph(fmt, **params):
+    """An empty directed graph in the sorted vertex order, the order in which a re-oriented
+    graph and one built directly as out-lists number their vertices alike."""
+    return cgc.CompressedGraph(directed=True, format=fmt, vertex_order="sorted", **params)
+
+
 @pytest.fixture(scope="module")
 def hubs():
     return reorientation_edges()
@@ -38,10 +46,10 @@ def hubs():
 def test_device_reorientation_is_the_host_out_list_build(hubs, fmt, params, props):
     columns, small = REORIENTATION_PROPERTIES[props]
     vertices = pd.Series(np.arange(REORIENTATION_VERTICES))
-    H = cgc.CompressedGraph(directed=True, format=fmt, **params).from_edge_chunks(
+    H = sorted_graph(fmt, **params).from_edge_chunks(
         [hubs], renumber=False, vertices=vertices, **columns)
     for budget, checked in ((None, False), (small, False), (small, True)):
-        G = cgc.CompressedGraph(directed=True, format=fmt, **params).from_edge_chunks(
+        G = sorted_graph(fmt, **params).from_edge_chunks(
             [hubs], backend="device", renumber=False, vertices=vertices, store_transposed=True,
             memory_budget=budget, **columns)
         G.traversal = cgc.TraversalConfig(checked=checked)
@@ -58,9 +66,9 @@ def test_device_reorientation_is_the_host_out_list_build(hubs, fmt, params, prop
 @pytest.mark.parametrize("case", sorted(SMALL_GRAPHS))
 def test_small_graphs(fmt, case):
     df, kwargs = small_graph(case)
-    G = cgc.CompressedGraph(directed=True, format=fmt).from_edge_chunks(
+    G = sorted_graph(fmt).from_edge_chunks(
         [df], backend="device", store_transposed=True, **kwargs)
-    H = cgc.CompressedGraph(directed=True, format=fmt).from_pandas_edgelist(df, **kwargs)
+    H = sorted_graph(fmt).from_pandas_edgelist(df, **kwargs)
     G.view().adjacency("out")
     assert_same_graph(G, H)
 
@@ -68,10 +76,10 @@ def test_small_graphs(fmt, case):
 @pytest.mark.parametrize("fmt", sorted(REORIENTATION_PARAMS))
 def test_bfs_and_sssp_after_reorientation_match_the_host(fmt):
     edges = random_edges(3000, 40_000, 17, weighted=True)
-    G = cgc.CompressedGraph(directed=True, format=fmt).from_edge_chunks(
+    G = sorted_graph(fmt).from_edge_chunks(
         [edges], backend="device", renumber=False, weight="weight", store_transposed=True,
         memory_budget=100_000)
-    H = cgc.CompressedGraph(directed=True, format=fmt).from_pandas_edgelist(
+    H = sorted_graph(fmt).from_pandas_edgelist(
         edges, renumber=False, weight="weight")
     got = cgc.bfs(G, start=5).to_pandas().sort_values("vertex").reset_index(drop=True)
     assert G.build_stats["reoriented"]["ranges"] > 1
@@ -92,7 +100,7 @@ def test_out_of_memory_midway_leaves_the_graph_as_it_was(share):
     import rmm
 
     chunks = rmat_chunks(14, 8, chunk_edges=1 << 14, seed=4, weighted=True)
-    G = cgc.CompressedGraph(directed=True, format="ef").from_edge_chunks(
+    G = sorted_graph("ef").from_edge_chunks(
         chunks, backend="device", renumber=False, weight="weight", store_transposed=True,
         memory_budget=1 << 20)
     limit = G.nbytes // share
@@ -101,7 +109,7 @@ def test_out_of_memory_midway_leaves_the_graph_as_it_was(share):
     ranks = cgc.pagerank(G).to_pandas()
     # A small re-orientation first: what the first one caches for good (compiled kernels,
     # argument blocks, library workspaces) is not a leak of the failed one.
-    small = cgc.CompressedGraph(directed=True, format="ef").from_edge_chunks(
+    small = sorted_graph("ef").from_edge_chunks(
         [random_edges(50, 200, 1)], backend="device", renumber=False, store_transposed=True)
     cgc.bfs(small, start=0)
     previous = rmm.mr.get_current_device_resource()
@@ -128,7 +136,7 @@ def test_out_of_memory_midway_leaves_the_graph_as_it_was(share):
     pd.testing.assert_frame_equal(cgc.pagerank(G).to_pandas(), ranks)
     result = cgc.bfs(G, start=5).to_pandas().sort_values("vertex").reset_index(drop=True)
     assert not G._in_lists
-    H = cgc.CompressedGraph(directed=True, format="ef").from_edge_chunks(
+    H = sorted_graph("ef").from_edge_chunks(
         chunks, renumber=False, weight="weight")
     expected = cgc.bfs(H, start=5).sort_values("vertex").reset_index(drop=True)
     assert np.array_equal(result["distance"], expected["distance"])

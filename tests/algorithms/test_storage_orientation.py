@@ -1,7 +1,9 @@
 """Directed graphs stored as in-lists (``store_transposed=True``): the stored edges, and BFS and
 SSSP, which re-orient the storage in place through the streaming build.  The re-oriented graph
 is bit for bit the graph built directly as out-lists, whatever the budget (many vertex ranges,
-many pieces, lists cut across pieces); BFS and SSSP on it match SciPy; the re-orientation's
+many pieces, lists cut across pieces), in the sorted vertex order (the default degree order
+ranks a transposed graph's vertices by in-degree, a direct build's by out-degree); BFS and
+SSSP on it match SciPy; the re-orientation's
 peak stays within both structures, the budget and O(V); a failure midway leaves the graph as it
 was."""
 import tracemalloc
@@ -31,8 +33,16 @@ from cugraph_compressed.formats.base import RangeEncoder
 from cugraph_compressed.generators import rmat_chunks
 
 LAYOUTS = sorted(cgc.FORMATS)
+
+
+def sorted_graph(fmt, **params):
+    """An empty directed graph in the sorted vertex order, the order in which a re-oriented
+    graph and one built directly as out-lists number their vertices alike."""
+    return cgc.CompressedGraph(directed=True, format=fmt, vertex_order="sorted", **params)
+
+
 def build(df, layout, store_transposed):
-    return cgc.CompressedGraph(directed=True, format=layout).from_pandas_edgelist(
+    return sorted_graph(layout).from_pandas_edgelist(
         df, renumber=False, weight="weight", store_transposed=store_transposed)
 
 
@@ -67,10 +77,10 @@ def test_reoriented_graph_is_the_out_list_build(hubs, fmt, params, props):
     the hubs' in-lists cut across pieces and isolated vertices at the end (``vertices``)."""
     columns, small = REORIENTATION_PROPERTIES[props]
     vertices = pd.Series(np.arange(REORIENTATION_VERTICES))
-    direct = cgc.CompressedGraph(directed=True, format=fmt, **params).from_edge_chunks(
+    direct = sorted_graph(fmt, **params).from_edge_chunks(
         [hubs], renumber=False, vertices=vertices, **columns)
     for budget in (None, small):
-        G = cgc.CompressedGraph(directed=True, format=fmt, **params).from_edge_chunks(
+        G = sorted_graph(fmt, **params).from_edge_chunks(
             [hubs], renumber=False, vertices=vertices, store_transposed=True,
             memory_budget=budget, **columns)
         assert G._in_lists
@@ -92,9 +102,9 @@ def test_renumbered_ids_are_kept():
     df = random_edges(300, 5000, 3, weighted=True)
     df = df.assign(source="v" + df["source"].astype(str),
                    destination="v" + df["destination"].astype(str))
-    G = cgc.CompressedGraph(directed=True, format="ef").from_edge_chunks(
+    G = sorted_graph("ef").from_edge_chunks(
         [df], weight="weight", store_transposed=True, memory_budget=20_000)
-    direct = cgc.CompressedGraph(directed=True, format="ef").from_pandas_edgelist(
+    direct = sorted_graph("ef").from_pandas_edgelist(
         df, weight="weight")
     before = sorted_edges(G)
     out_lists(G)
@@ -107,9 +117,9 @@ def test_renumbered_ids_are_kept():
 @pytest.mark.parametrize("case", sorted(SMALL_GRAPHS))
 def test_small_graphs(fmt, case):
     df, kwargs = small_graph(case)
-    G = cgc.CompressedGraph(directed=True, format=fmt).from_pandas_edgelist(
+    G = sorted_graph(fmt).from_pandas_edgelist(
         df, store_transposed=True, **kwargs)
-    direct = cgc.CompressedGraph(directed=True, format=fmt).from_pandas_edgelist(df, **kwargs)
+    direct = sorted_graph(fmt).from_pandas_edgelist(df, **kwargs)
     out_lists(G)
     assert_same_graph(G, direct)
     G.validate()
@@ -134,7 +144,7 @@ def test_in_lists_hold_the_same_edges(edges, layout):
 @pytest.mark.parametrize("budget", [None, 9_000])
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_bfs_converts_in_lists_in_place(edges, layout, budget):
-    G = cgc.CompressedGraph(directed=True, format=layout).from_edge_chunks(
+    G = sorted_graph(layout).from_edge_chunks(
         [edges], renumber=False, weight="weight", store_transposed=True, memory_budget=budget)
     before = sorted_edges(G)
     result = cgc.bfs(G, start=5).sort_values("vertex").reset_index(drop=True)
@@ -148,7 +158,7 @@ def test_bfs_converts_in_lists_in_place(edges, layout, budget):
 
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_sssp_on_in_lists(edges, layout):
-    G = cgc.CompressedGraph(directed=True, format=layout).from_edge_chunks(
+    G = sorted_graph(layout).from_edge_chunks(
         [edges], renumber=False, weight="weight", store_transposed=True, memory_budget=9_000)
     n = G.number_of_vertices()
     result = cgc.sssp(G, 7).sort_values("vertex")
@@ -202,7 +212,7 @@ def test_a_failure_midway_leaves_the_graph_as_it_was(edges, layout, where, monke
     is complete: the graph keeps its in-lists, buffers and properties and runs PageRank as
     before, nothing of the failed build survives it (no garbage collection asked), and it
     re-orients when asked again."""
-    G = cgc.CompressedGraph(directed=True, format=layout).from_edge_chunks(
+    G = sorted_graph(layout).from_edge_chunks(
         [edges], renumber=False, weight="weight", store_transposed=True, memory_budget=9_000)
     layout_before, properties_before = G._layout, dict(G._properties)
     arrays = {name: array.copy() for name, array in G._layout.arrays.items()}
@@ -240,10 +250,10 @@ def test_host_reorientation_peak_stays_within_its_bound(fmt):
     count beyond the structure, where decoding, transposing and re-encoding every edge at once
     takes about 24 bytes an edge."""
     budget = 2 << 20  # pieces of budget // 4 // 48 rows, above MIN_RUN
-    G = cgc.CompressedGraph(directed=True, format=fmt).from_edge_chunks(
+    G = sorted_graph(fmt).from_edge_chunks(
         rmat_chunks(12, 64, chunk_edges=1 << 15, seed=7), renumber=False, store_transposed=True,
         memory_budget=budget)
-    out_lists(cgc.CompressedGraph(directed=True, format=fmt).from_edge_chunks(
+    out_lists(sorted_graph(fmt).from_edge_chunks(
         rmat_chunks(6, chunk_edges=100), renumber=False, store_transposed=True))  # imports
     tracemalloc.start()
     try:

@@ -105,10 +105,10 @@ def test_contenders_build_with_renumber_true_and_cugraph_false_on_request():
     edges = pd.DataFrame({"source": [10, 20, 30], "destination": [20, 30, 10],
                           "weight": [1.0, 2.0, 3.0]})
     G = sides[-1].builder(Environment("host"), True, "weighted")(edges)
-    assert G.renumbered and G.number_of_vertices() == 3 and G.vertex_order == "sorted"
-    (side,) = contenders(["fl"], with_cugraph=False, vertex_order="degree")
+    assert G.renumbered and G.number_of_vertices() == 3 and G.vertex_order == "degree"
+    (side,) = contenders(["fl"], with_cugraph=False, vertex_order="sorted")
     G = side.builder(Environment("host"), True, "weighted")(edges)
-    assert G.vertex_order == "degree" and G.format == "fl"
+    assert G.vertex_order == "sorted" and G.format == "fl"
 
 
 def test_host_run_in_the_degree_order_checks_against_the_first_layout():
@@ -189,7 +189,7 @@ def test_auto_rows_record_the_share_and_count_reads_in_their_own_order():
                              formats=["ef"], repeats=1, encode_repeats=0, num_sources=2,
                              backend="host", git_commit="test", log=lambda _: None, **kw)
 
-    record = run(placements=["device", "auto"], auto_share=0.25)
+    record = run(placements=["device", "auto"], auto_share=0.25, vertex_order="sorted")
     assert record["settings"]["auto_share"] == 0.25 and not failed(record)
     rows = {(r["algorithm"], r["placement"]): r for r in record["results"]}
     in_degree_order = run(vertex_order="degree")

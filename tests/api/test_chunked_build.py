@@ -35,12 +35,14 @@ def degree_ranked(df, ids, directed, store_transposed):
     return order["id"].to_numpy()
 
 
-def reference(df, directed, renumber, store_transposed=False, weight=None, order="sorted"):
+def reference(df, directed, renumber, store_transposed=False, weight=None, order=None):
     """``(src, dst, weights, renumber map, V)``: cuGraph's edge list of ``df``, computed with
     pandas alone: ids numbered in ``order`` (the renumber map lists the user id of each
     internal id), parallel edges keep the smallest weight (first row on ties), undirected
     edges symmetrized with the mean of both directions' weights."""
     ids = pd.concat([df["source"], df["destination"]], ignore_index=True)
+    if order is None:  # the graphs' default
+        order = "degree" if renumber else "sorted"
     if renumber:
         mapping = np.sort(ids.unique())
         if order == "degree":
@@ -76,7 +78,7 @@ def reference(df, directed, renumber, store_transposed=False, weight=None, order
 
 
 def assert_matches_reference(G, df, fmt, params, directed, renumber, store_transposed=False,
-                             weight=None, order="sorted"):
+                             weight=None, order=None):
     src, dst, w, mapping, n = reference(df, directed, renumber, store_transposed, weight, order)
     expected = FORMATS[fmt].encode(src, dst, n, np, **params)
     layout = G._layout

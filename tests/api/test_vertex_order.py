@@ -167,7 +167,8 @@ def test_nbytes_count_the_order():
     assert parts["renumber_map"] == S.nbytes_by_component()["renumber_map"]
     assert cgc.estimate_nbytes(df, format="ef", weight="weight", vertex_order="degree") == \
         D.nbytes
-    assert "vertex_order='degree'" in repr(D) and "vertex_order" not in repr(S)
+    # repr names the order where it is not the default's.
+    assert "vertex_order" not in repr(D) and "vertex_order='sorted'" in repr(S)
 
 
 # -- arguments ----------------------------------------------------------------------------------
@@ -187,8 +188,23 @@ def test_bad_vertex_orders():
             call()
     with pytest.raises(ValueError, match="the graph is empty"):
         G.view()
-    assert cgc.CompressedGraph().vertex_order == "sorted"
     cgc.CompressedGraph(vertex_order="sorted").from_pandas_edgelist(df, renumber=False)
+
+
+def test_the_default_order_is_degree_when_renumbered_and_the_ids_when_not():
+    df = edges()
+    assert cgc.CompressedGraph().vertex_order is None  # resolved by the build
+    G = cgc.CompressedGraph().from_pandas_edgelist(df, weight="weight")
+    D = build(df, False, "csr", order="degree")
+    assert G.vertex_order == "degree" and "vertex_order" not in repr(G)
+    assert G.lookup_internal_vertex_id(G.nodes()).tolist() == \
+        D.lookup_internal_vertex_id(D.nodes()).tolist()
+    K = cgc.CompressedGraph().from_pandas_edgelist(df, weight="weight", renumber=False)
+    assert K.vertex_order == "sorted" and not K.renumbered
+    assert "vertex_order" not in repr(K)
+    H = pickle.loads(pickle.dumps(cgc.CompressedGraph()))  # an empty graph keeps the default
+    assert H.vertex_order is None
+    assert H.from_pandas_edgelist(df).vertex_order == "degree"
 
 
 def test_empty_and_edgeless_graphs():
