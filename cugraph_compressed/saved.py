@@ -837,7 +837,8 @@ def _state(header: _Fields, buffers: dict, backend: str, name: str) -> GraphStat
     if header.value["renumber_map"] is not None:
         renumber_map = _column_from_json(header.object("renumber_map"), buffers, backend, n,
                                          True)
-    order_name, order = _vertex_order(header, buffers, n, renumber_map is not None, xp)
+    with _backend.allocations(backend):  # the inverse permutation is graph memory: RMM's
+        order_name, order = _vertex_order(header, buffers, n, renumber_map is not None, xp)
     return GraphState(
         backend=backend, directed=directed, store_transposed=store_transposed,
         in_lists=in_lists, layout=built, properties=properties,
