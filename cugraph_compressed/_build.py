@@ -475,9 +475,11 @@ class _Build:
             for o, nb, backward in parts:
                 props = piece.properties
                 if not whole:
-                    keep = (o >= v0) & (o < v1)
-                    o, nb = o[keep], nb[keep]
-                    props = {k: v[keep] for k, v in props.items()}
+                    # One index array for every column: a boolean mask per column would read
+                    # its count back from the GPU once per column.
+                    at = self.xp.flatnonzero((o >= v0) & (o < v1))
+                    o, nb = o[at], nb[at]
+                    props = {k: v[at] for k, v in props.items()}
                 yield o, nb, props, backward
 
     def _split(self, backward: bool) -> bool:
