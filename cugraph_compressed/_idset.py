@@ -32,6 +32,8 @@ INT32_MAX = np.iinfo(np.int32).max
 #: before); as much as the range split's int64 counts and sums per vertex, and within the
 #: per-vertex bound of tests/formats/test_build_memory.py.
 TABLE_BYTES_PER_VERTEX = 16
+#: Table entries rewritten at a time when a vertex order renumbers the table (:meth:`reorder`).
+REORDER_SLICE = 1 << 20
 
 
 class IdSet:
@@ -134,8 +136,12 @@ class IdSet:
         permutation of ``0 .. V-1`` (``index_dtype``); called after :meth:`finish`."""
         self.internal_of = internal_of
         if self._table is not None:  # one gather per lookup still
-            low, table = self._table
-            self._table = low, internal_of[table]
+            # Rewritten in place a slice at a time: a second whole table would double the
+            # largest array of the build (16 bytes a vertex at most, TABLE_BYTES_PER_VERTEX).
+            table = self._table[1]
+            for at in range(0, table.size, REORDER_SLICE):
+                part = table[at:at + REORDER_SLICE]
+                part[...] = internal_of[part]
 
     @property
     def index_dtype(self) -> np.dtype:
