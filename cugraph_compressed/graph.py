@@ -550,7 +550,7 @@ vertices
         return dict(self._layout_params)
 
     @property
-    def vertex_order(self) -> str:
+    def vertex_order(self) -> str | None:
         """The internal vertex order: ``"sorted"`` or ``"degree"`` as the build made it (see
         the class parameters); before a build, the order asked for (None: the default)."""
         return self._vertex_order
