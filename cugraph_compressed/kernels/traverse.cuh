@@ -169,14 +169,16 @@ __device__ __forceinline__ int64_t warp_upper_bound(const int64_t* scan, int64_t
 }
 
 // The members [lo, hi) owning the tile of items [begin, end) (end > begin), searched by the
-// whole block (block_upper_bound).  A tile's items usually span fewer than BLOCK members, so hi
-// takes one round of coalesced loads from lo (leaving scan[lo, hi) in L1); a tile that also
+// whole block (block_upper_bound).  A tile of `reach` items spans at most `reach` members that
+// have items, so hi is first searched in [lo, lo + reach): one or two rounds of coalesced loads
+// (leaving scan[lo, hi) in L1) where a search over [lo, n) takes log_BLOCK(n); a tile that also
 // spans members without items searches on from there.
+template <int64_t reach>
 __device__ __forceinline__ void tile_members(const int64_t* scan, int64_t n, int64_t begin,
                                              int64_t end, int64_t& lo, int64_t& hi) {
   lo = block_upper_bound(scan, 0, n, begin);
-  const int64_t near = min(n, lo + BLOCK);
-  int64_t last = block_upper_bound(scan, lo, near, end - 1);  // one round
+  const int64_t near = min(n, lo + reach);
+  int64_t last = block_upper_bound(scan, lo, near, end - 1);
   if (last == near) last = block_upper_bound(scan, near, n, end - 1);
   hi = last + 1;
 }
@@ -207,8 +209,8 @@ __device__ void for_each_item(const View& g, const D* vertices, int all, const i
   const int64_t tile_begin = tile * TILE;
   const int64_t tile_end = min(tile_begin + (int64_t)TILE, total);
   // The tile's vertex-set range [lo, hi) and the items before it.
-  const int64_t lo = block_upper_bound(scan, 0, n, tile_begin);
-  const int64_t hi = block_upper_bound(scan, lo, n, tile_end - 1) + 1;
+  int64_t lo, hi;
+  tile_members<TILE>(scan, n, tile_begin, tile_end, lo, hi);
   const int64_t before = lo ? scan[lo - 1] : 0;
   // Vertices without items can make the range longer than the tile; then search globally.
   const bool local = hi - lo <= TILE;  // the same for the whole block
@@ -263,7 +265,7 @@ __device__ void for_each_warp_item(const View& g, const D* vertices, int all, co
   const int64_t tile_begin = tile * TILE;
   const int64_t tile_end = min(tile_begin + (int64_t)TILE, total);
   int64_t lo, hi;
-  tile_members(scan, n, tile_begin, tile_end, lo, hi);
+  tile_members<TILE>(scan, n, tile_begin, tile_end, lo, hi);
   // hi waits in shared memory, read for each search: a register held across the decode would
   // raise the warp kernels' peak (PageRank's past 64 registers, a block fewer per SM).
   __shared__ int64_t tile_hi;
