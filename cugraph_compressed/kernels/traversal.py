@@ -148,7 +148,7 @@ class TraversalConfig:
         through warps (:func:`list_passes`); None: every list goes through the per-thread
         kernels.  ``"auto"`` (the default): :data:`AUTO_WARP_ITEM_RANKS`, 128 for ``csr``
         and ``fl`` (whose one-rank thread items need no warps but in PageRank's product, of
-        32-rank items: lists of 128 ranks or more read coalesced by warps there) and 1024 for
+        32-rank items: lists of 32 ranks or more read coalesced by warps there) and 1024 for
         ``ef`` and ``cgr``, as measured at R-MAT 24 on an H100
         (``benchmarks/results/tuning/h100-scale24-pagerank-warp-item-ranks-708140e.json``).
     warp_list_ranks : int, None or "auto"
@@ -158,8 +158,9 @@ class TraversalConfig:
         ``"auto"`` (the default): :data:`AUTO_WARP_LIST_RANKS`, 32 for ``ef``, whose thread
         item is a whole forward-pointer stride (k = 512 ranks): a thread that decodes a list
         of a few hundred ranks alone keeps the other 31 lanes of its warp waiting on it, where
-        a warp decodes that list in a few steps of 32 ranks; 128 for ``cgr``; None for the
-        others (as measured: see :data:`AUTO_WARP_LIST_RANKS`).
+        a warp decodes that list in a few steps of 32 ranks; 32 for ``csr`` and ``fl`` (in
+        PageRank's product, their only pass with a warp launch); 128 for ``cgr`` (as
+        measured: see :data:`AUTO_WARP_LIST_RANKS`).
     sort_frontiers_from : int or None
         Frontiers at least this long are sorted by vertex id before they are expanded, so the
         threads of a warp read neighbouring list headers and write neighbouring results.
@@ -495,11 +496,15 @@ def warp_item_size(layout, config: TraversalConfig = DEFAULT_CONFIG) -> int:
 
 #: ``warp_list_ranks="auto"``, by layout name; a layout not named here sends lists that fill a
 #: warp item to warps.  Measured at R-MAT 24 on an H100 (``benchmarks/tuning.py --knob
-#: warp_list_ranks``, ``benchmarks/results/tuning/h100-scale24-warp-list-ranks-fbf9086.json``,
-#: graphs then built with ``renumber=False``):
-#: ``ef`` at 32 beats one warp item (1024) and 128 on BFS, SSSP, PageRank and WCC; ``cgr`` at
-#: 128 beats 1024 on all four, where 32 slows its PageRank by a third.
-AUTO_WARP_LIST_RANKS = {"ef": 32, "cgr": 128}
+#: warp_list_ranks``): in sorted order (``renumber=False``,
+#: ``benchmarks/results/tuning/h100-scale24-warp-list-ranks-fbf9086.json``) ``ef`` at 32 beats
+#: one warp item (1024) and 128 on BFS, SSSP, PageRank and WCC; ``cgr`` at 128 beats 1024 on
+#: all four, where 32 slows its PageRank by a third.  In degree order
+#: (``h100-scale24-warp-list-ranks-degree-ceb63ab.json``) ``csr`` and ``fl`` at 32 take
+#: PageRank 12-14% under one warp item (128; their only pass with a warp launch), as cuGraph
+#: cuts its thread-per-vertex segment at 32; ``ef`` and ``cgr`` keep their cuts (64 and 256
+#: differ from them by less than the runs' spread).
+AUTO_WARP_LIST_RANKS = {"csr": 32, "fl": 32, "ef": 32, "cgr": 128}
 
 
 def warp_list_cut(layout, config: TraversalConfig = DEFAULT_CONFIG) -> int:

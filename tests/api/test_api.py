@@ -110,9 +110,9 @@ def test_warp_item_ranks_auto_picks_by_layout():
 
 
 def test_warp_list_ranks_sets_the_cut_between_thread_and_warp_launches():
-    """"auto" (the default) sends ef's lists of 32 ranks or more to warps and cgr's lists of
-    128 or more; None is one warp item, an int applies to every layout; csr and fl
-    (one-rank thread items) have no warp launch whatever the knob."""
+    """"auto" (the default) sends csr's, fl's and ef's lists of 32 ranks or more to warps and
+    cgr's lists of 128 or more; None is one warp item, an int applies to every layout; csr
+    and fl have a warp launch only with thread items longer than one rank (PageRank's)."""
     from cugraph_compressed.kernels.traversal import ALL_DEGREES, list_passes, warp_item_size
 
     edges = pd.DataFrame({"source": [0, 1, 2], "destination": [1, 2, 0]})
@@ -123,17 +123,15 @@ def test_warp_list_ranks_sets_the_cut_between_thread_and_warp_launches():
         cuts = {}
         for ranks in ("auto", None, 100):
             config = cgc.TraversalConfig(warp_list_ranks=ranks)
-            passes = list_passes(layout, config)
             if fmt in ("csr", "fl"):
-                assert passes == [(1, ALL_DEGREES, False)]
-                continue
+                assert list_passes(layout, config) == [(1, ALL_DEGREES, False)]
+            passes = list_passes(layout, config, thread_ranks=32)
             (thread_size, thread_degrees, first), (warp_size, warp_degrees, second) = passes
             assert (first, second) == (False, True) and warp_size == long_list
             assert thread_degrees[1] == warp_degrees[0] and warp_degrees[1] == ALL_DEGREES[1]
             cuts[ranks] = warp_degrees[0]
-        if fmt in ("ef", "cgr"):
-            assert cuts[None] == long_list and cuts[100] == 100
-            assert cuts["auto"] == (32 if fmt == "ef" else 128)
+        assert cuts[None] == long_list and cuts[100] == 100
+        assert cuts["auto"] == (128 if fmt == "cgr" else 32)
 
 
 def test_traversal_config_bfs_switch_values():
