@@ -19,6 +19,11 @@ A knob is a field of ``cugraph_compressed.TraversalConfig``, set per graph with
   for alpha: top-down only); under these every algorithm runs on the undirected graph, the
   only one where BFS goes bottom-up.
 
+A knob ``LAYOUT.PARAM`` is a parameter of one layout's encoding instead
+(``CompressedGraph(format=LAYOUT, PARAM=value)``, e.g. ``cgr.min_interval_length``): that
+layout alone is built once per value, and its structure bytes per stored edge are printed and
+recorded beside the times (the parameter changes what is stored).
+
 The upper-case names of the former module constants (``WARP_ITEM_RANKS``) are accepted too.
 Algorithms come from the registry: those for undirected graphs only (WCC) run on the
 undirected graph, the others on the directed one, PageRank with ``store_transposed=True``
@@ -30,6 +35,7 @@ undirected graph, the others on the directed one, PageRank with ``store_transpos
     python3 benchmarks/tuning.py --scale 24 --knob checked --values false true --json out.json
     python3 benchmarks/tuning.py --scale 24 --knob bottom_up_alpha --values none 4 15 60 \
         --algorithms bfs
+    python3 benchmarks/tuning.py --scale 24 --knob cgr.min_interval_length --values 4 8 16 32
 """
 import argparse
 import dataclasses
@@ -82,10 +88,19 @@ def median_ms(fn, repeats):
 
 
 def knob_name(text):
-    """A field of TraversalConfig; the old upper-case constant names are aliases."""
+    """A field of TraversalConfig (the old upper-case constant names are aliases), or
+    ``LAYOUT.PARAM``: a parameter of one layout's encoding (the layout checks the name when
+    it builds)."""
+    layout, dot, param = text.partition(".")
+    if dot:
+        if layout not in cgc.supported()["bfs"]["device"] or not param:
+            raise argparse.ArgumentTypeError(f"unknown layout parameter {text!r}: LAYOUT.PARAM "
+                                             "with a device layout, e.g. cgr.min_interval_length")
+        return text
     name = text.lower()
     if name not in KNOBS:
-        raise argparse.ArgumentTypeError(f"unknown knob {text!r}; choose from {list(KNOBS)}")
+        raise argparse.ArgumentTypeError(f"unknown knob {text!r}; choose from {list(KNOBS)} or "
+                                         "LAYOUT.PARAM")
     return name
 
 
@@ -98,7 +113,11 @@ def knob_value(text):
     try:
         return int(text)
     except ValueError:
+        pass
+    try:
         return float(text)  # the direction-optimizing BFS constants
+    except ValueError:
+        return text  # a layout parameter's name of a choice (cgr.code: gamma, zeta)
 
 
 def runner(library, short, graph, source):
@@ -129,15 +148,24 @@ def main(argv=None):
     Environment("device")  # the RMM pool, before anything is allocated
     df = simple_edges(rmat_edgelist(args.scale, seed=42, weighted=True, backend="device"))
     source = int(df["source"].iloc[0])
-    default = getattr(cgc.TraversalConfig(), args.knob)
+    layout, _, param = args.knob.partition(".")
+    if param:  # a layout parameter: that layout alone, a graph per value
+        args.formats = [layout]
+        default = "the layout's"
+        configs = [cgc.TraversalConfig()] * len(args.values)
+        params = [{param: value} for value in args.values]
+    else:
+        default = getattr(cgc.TraversalConfig(), args.knob)
+        configs = [cgc.TraversalConfig(**{args.knob: value}) for value in args.values]
+        params = [{}] * len(args.values)
     print(f"R-MAT {args.scale}, {len(df):,} edges, source {source}; median ms of {args.repeats}; "
           f"{args.knob} (default {default}); our graphs in {args.placement} placement",
           flush=True)
-    configs = [cgc.TraversalConfig(**{args.knob: value}) for value in args.values]
 
-    def build(library, fmt, directed, transposed):
+    def build(library, fmt, directed, transposed, layout_params=None):
         kind = cugraph.Graph if library is cugraph else cgc.CompressedGraph
-        extra = {} if library is cugraph else {"format": fmt, "placement": args.placement}
+        extra = ({} if library is cugraph else
+                 {"format": fmt, "placement": args.placement, **(layout_params or {})})
         graph = kind(directed=directed, **extra)
         graph.from_cudf_edgelist(df, weight="weight", renumber=True,
                                  store_transposed=transposed)
@@ -157,21 +185,37 @@ def main(argv=None):
               "cugraph_ms": theirs, "ms": {}}
     print("format  alg       " + "  ".join(f"{str(v):>10}" for v in args.values), flush=True)
     for fmt in args.formats:
-        graphs = {}  # one build per (directed, store_transposed) of this layout
+        graphs, held = {}, None  # graphs of one (directed, store_transposed) at a time
         for name in args.algorithms:
             kind = graph_of(BY_SHORT[name], args.knob)
-            if kind not in graphs:
+            if kind != held:
                 graphs.clear()
-                graphs[kind] = build(cgc, fmt, *kind)
-            graph = graphs[kind]
+                held = kind
             times = []
-            for config in configs:
+            for index, config in enumerate(configs):
+                key = index if param else 0  # a layout parameter builds once per value
+                if key not in graphs:
+                    graphs[key] = build(cgc, fmt, *kind, params[index])
+                    if param:
+                        graph = graphs[key]
+                        size = (graph.structure_nbytes
+                                / graph.number_of_edges(directed_edges=True))
+                        sizes = record.setdefault("bytes_per_edge", {}).setdefault(
+                            "directed" if kind[0] else "undirected", {}).setdefault(
+                            "transposed" if kind[1] else "out", [None] * len(configs))
+                        sizes[index] = size
+                graph = graphs[key]
                 graph.traversal = config
                 times.append(median_ms(runner(cgc, name, graph, source), args.repeats))
             print(f"{fmt:6}  {name:8}  " + "  ".join(f"{t:10.2f}" for t in times), flush=True)
             record["ms"].setdefault(fmt, {})[name] = times
             if args.json:
                 Path(args.json).write_text(json.dumps(record, indent=1))
+    if param:
+        for graph_kind, sizes in record.get("bytes_per_edge", {}).items():
+            for lists, values in sizes.items():
+                print(f"{graph_kind} {lists} lists: structure bytes per stored edge "
+                      + "  ".join(f"{b:10.3f}" for b in values), flush=True)
 
 
 if __name__ == "__main__":
