@@ -120,6 +120,15 @@ def knob_value(text):
         return text  # a layout parameter's name of a choice (cgr.code: gamma, zeta)
 
 
+def note_bytes(record, kind, index, values, graph):
+    """Record ``graph``'s structure bytes per stored edge as value ``index`` of ``values`` of a
+    layout parameter, under its graph ``kind`` (directed, store_transposed)."""
+    sizes = record.setdefault("bytes_per_edge", {}).setdefault(
+        "directed" if kind[0] else "undirected", {}).setdefault(
+        "transposed" if kind[1] else "out", [None] * values)
+    sizes[index] = graph.structure_nbytes / graph.number_of_edges(directed_edges=True)
+
+
 def runner(library, short, graph, source):
     """A call of algorithm ``short`` on ``graph`` by cuGraph or this package (same
     signatures; the start vertex second)."""
@@ -148,16 +157,15 @@ def main(argv=None):
     Environment("device")  # the RMM pool, before anything is allocated
     df = simple_edges(rmat_edgelist(args.scale, seed=42, weighted=True, backend="device"))
     source = int(df["source"].iloc[0])
+    # Each value as (traversal config, layout parameters) of the graphs it is timed on.
     layout, _, param = args.knob.partition(".")
     if param:  # a layout parameter: that layout alone, a graph per value
         args.formats = [layout]
         default = "the layout's"
-        configs = [cgc.TraversalConfig()] * len(args.values)
-        params = [{param: value} for value in args.values]
+        variants = [(cgc.TraversalConfig(), {param: value}) for value in args.values]
     else:
         default = getattr(cgc.TraversalConfig(), args.knob)
-        configs = [cgc.TraversalConfig(**{args.knob: value}) for value in args.values]
-        params = [{}] * len(args.values)
+        variants = [(cgc.TraversalConfig(**{args.knob: value}), {}) for value in args.values]
     print(f"R-MAT {args.scale}, {len(df):,} edges, source {source}; median ms of {args.repeats}; "
           f"{args.knob} (default {default}); our graphs in {args.placement} placement",
           flush=True)
@@ -192,18 +200,12 @@ def main(argv=None):
                 graphs.clear()
                 held = kind
             times = []
-            for index, config in enumerate(configs):
-                key = index if param else 0  # a layout parameter builds once per value
+            for index, (config, layout_params) in enumerate(variants):
+                key = index if layout_params else 0  # a layout parameter: a graph per value
                 if key not in graphs:
-                    graphs[key] = build(cgc, fmt, *kind, params[index])
-                    if param:
-                        graph = graphs[key]
-                        size = (graph.structure_nbytes
-                                / graph.number_of_edges(directed_edges=True))
-                        sizes = record.setdefault("bytes_per_edge", {}).setdefault(
-                            "directed" if kind[0] else "undirected", {}).setdefault(
-                            "transposed" if kind[1] else "out", [None] * len(configs))
-                        sizes[index] = size
+                    graphs[key] = build(cgc, fmt, *kind, layout_params)
+                    if layout_params:
+                        note_bytes(record, kind, index, len(variants), graphs[key])
                 graph = graphs[key]
                 graph.traversal = config
                 times.append(median_ms(runner(cgc, name, graph, source), args.repeats))
