@@ -55,6 +55,9 @@ from ._edgelist import (
     gather_pairs_device,
     merge_directions,
     pack_pairs,
+    range_rows_device,
+    range_rows_fit,
+    range_rows_scratch,
     sort_and_dedup,
     sorted_unique,
     unpack_pairs,
@@ -468,11 +471,7 @@ class _Build:
         the range; ``backward`` parts are undirected edges given towards the range."""
         whole = v0 == 0 and v1 == self.ids.num_vertices
         for piece in self._pieces():
-            owner, neighbour = self._oriented(piece)
-            parts = [(owner, neighbour, False)]
-            if not self.spec.directed:
-                parts.append((neighbour, owner, True))
-            for o, nb, backward in parts:
+            for o, nb, backward in self._parts(piece):
                 props = piece.properties
                 if not whole:
                     # One index array for every column: a boolean mask per column would read
@@ -481,6 +480,15 @@ class _Build:
                     o, nb = o[at], nb[at]
                     props = {k: v[at] for k, v in props.items()}
                 yield o, nb, props, backward
+
+    def _parts(self, piece):
+        """A piece's ``(owner, neighbour, backward)`` parts: its edges as given and, for an
+        undirected graph, the same edges seen from their other end (``backward``)."""
+        owner, neighbour = self._oriented(piece)
+        parts = [(owner, neighbour, False)]
+        if not self.spec.directed:
+            parts.append((neighbour, owner, True))
+        return parts
 
     def _split(self, backward: bool) -> bool:
         """Whether backward parts are kept apart: undirected edges are deduplicated per
@@ -530,20 +538,9 @@ class _Build:
         owner = xp.empty(capacity, dtype=self.index_dtype)
         neighbour = xp.empty(capacity, dtype=self.index_dtype)
         props = {name: xp.empty(capacity, dtype=d) for name, d in self.prop_dtypes.items()}
-        front, back = 0, capacity
-        for o, nb, p, backward in self._gathered(v0, v1):
-            size = int(o.size)
-            if front + size > back:
-                raise _more_edges_than_counted()
-            if backward:
-                at = slice(back - size, back)
-                back -= size
-            else:
-                at = slice(front, front + size)
-                front += size
-            owner[at], neighbour[at] = o, nb
-            for name, values in p.items():
-                props[name][at] = values
+        fill = (self._range_rows_device if xp is not np and range_rows_fit(self.prop_dtypes)
+                else self._range_rows)
+        front, back = fill(v0, v1, owner, neighbour, props)
         forward = sort_and_dedup(owner[:front], neighbour[:front],
                                  {k: v[:front] for k, v in props.items()}, n, xp)
         if self.spec.directed:
@@ -558,6 +555,47 @@ class _Build:
         if not same:
             raise _not_symmetric()
         return forward
+
+    def _range_rows(self, v0, v1, owner, neighbour, props):
+        """Fill the range's buffers with the rows of lists ``v0 .. v1 - 1``: forward parts
+        from the front in input order, each piece's backward part (undirected edges given
+        towards the range) just below the last one's at the back.  ``(front, back)``: the
+        forward rows are ``[0, front)``, the backward ones ``[back, capacity)``."""
+        front, back = 0, int(owner.size)
+        for o, nb, p, backward in self._gathered(v0, v1):
+            size = int(o.size)
+            if front + size > back:
+                raise _more_edges_than_counted()
+            if backward:
+                at = slice(back - size, back)
+                back -= size
+            else:
+                at = slice(front, front + size)
+                front += size
+            owner[at], neighbour[at] = o, nb
+            for name, values in p.items():
+                props[name][at] = values
+        return front, back
+
+    def _range_rows_device(self, v0, v1, owner, neighbour, props):
+        """:meth:`_range_rows` on the GPU, the same rows in the same slots: a few launches per
+        piece part and one read of the cursor per range (``_edgelist.range_rows_device``),
+        where the array version read a count back, allocated and gathered per column for
+        every part."""
+        xp = self.xp
+        cursor = xp.asarray([0, int(owner.size)], dtype=np.int64)
+        scratch = xp.empty(0, dtype=np.int64)
+        for piece in self._pieces():
+            for o, nb, backward in self._parts(piece):
+                need = range_rows_scratch(o.size)
+                if scratch.size < need:
+                    scratch = xp.empty(need, dtype=np.int64)
+                range_rows_device(o, nb, piece.properties, v0, v1, backward, owner, neighbour,
+                                  props, cursor, scratch)
+        front, back = (int(x) for x in cursor.get())
+        if front > back:
+            raise _more_edges_than_counted()
+        return front, back
 
 
 class _StoredBuild(_Build):

@@ -31,7 +31,15 @@ from .kernels import get_kernel, grid_size, register
 _KEY_KERNELS = Path(__file__).with_name("edge_keys.cu")
 _GATHER_BLOCK = 256
 _GATHER = {4: "gather_pairs<int>", 8: "gather_pairs<long long>"}  # by id itemsize
-register(_KEY_KERNELS, lambda: list(_GATHER.values()))
+_ROWS_PER_BLOCK = 256 * 16  # edge_keys.cu ROWS_PER_BLOCK
+_ROWS_BLOCK = 256
+_ROWS = {4: ("range_row_counts<int>", "range_rows<int>"),  # by id itemsize
+         8: ("range_row_counts<long long>", "range_rows<long long>")}
+_ROW_COLUMNS = 3  # edge_keys.cu MAX_COLUMNS
+#: Every kernel of edge_keys.cu: one module holds them all.
+_KEY_NAMES = [*_GATHER.values(), *(name for pair in _ROWS.values() for name in pair),
+              "range_advance"]
+register(_KEY_KERNELS, lambda: list(_KEY_NAMES))
 
 INT32_MAX = np.iinfo(np.int32).max
 
@@ -306,10 +314,65 @@ def gather_pairs_device(owner, neighbour, v0: int, v1: int, both: bool, keys, co
     owner, neighbour = cp.ascontiguousarray(owner), cp.ascontiguousarray(neighbour)
     if owner.dtype != neighbour.dtype:
         neighbour = neighbour.astype(owner.dtype)
-    kernel = get_kernel(_KEY_KERNELS, _GATHER[owner.dtype.itemsize], list(_GATHER.values()))
+    kernel = get_kernel(_KEY_KERNELS, _GATHER[owner.dtype.itemsize], _KEY_NAMES)
     kernel((grid_size(n, _GATHER_BLOCK),), (_GATHER_BLOCK,),
            (owner, neighbour, np.int64(n), np.int64(v0), np.int64(v1), np.int32(bool(both)),
             keys, count, np.uint64(keys.size)))
+
+
+def range_rows_fit(properties) -> bool:
+    """Whether :func:`range_rows_device` copies these property columns (at most three, of
+    items of 1, 2, 4 or 8 bytes)."""
+    return (len(properties) <= _ROW_COLUMNS
+            and all(np.dtype(d).itemsize in (1, 2, 4, 8) for d in properties.values()))
+
+
+def range_rows_scratch(rows: int) -> int:
+    """Entries of the int64 scratch :func:`range_rows_device` takes for a piece of ``rows``."""
+    return 2 * max(1, -(-int(rows) // _ROWS_PER_BLOCK))
+
+
+def range_rows_device(owner, neighbour, properties, v0: int, v1: int, backward: bool,
+                      out_owner, out_neighbour, out_properties, cursor, scratch) -> None:
+    """Copy the rows ``i`` of one piece with ``v0 <= owner[i] < v1`` (``owner[i]``,
+    ``neighbour[i]`` and every column of ``properties``), in input order, into the range's
+    buffers (``out_owner``, ``out_neighbour``, ``out_properties`` by name), and move the
+    device ``cursor`` past them; nothing is read back (edge_keys.cu, ``range_rows``).
+
+    ``cursor`` (two int64 on the device): the next forward slot, and one past the free slots
+    at the back; forward parts fill from the front, a ``backward`` part takes the slots just
+    below the back.  Slots outside the buffers are not written: the caller reads ``cursor``
+    once after its last piece and refuses a front past the back.  ``scratch``: an int64
+    array of at least ``range_rows_scratch(len(owner))`` entries.  Columns are cast to the
+    buffers' dtypes where they differ (:func:`range_rows_fit` says which it takes).
+    """
+    import cupy as cp
+
+    n = int(owner.size)
+    if not n:
+        return
+    dtype = out_owner.dtype
+    owner = cp.ascontiguousarray(owner, dtype=dtype)
+    neighbour = cp.ascontiguousarray(neighbour, dtype=dtype)
+    columns = [(cp.ascontiguousarray(values, dtype=out_properties[name].dtype),
+                out_properties[name]) for name, values in properties.items()]
+    args = []
+    for src, dst in columns + [(None, None)] * (_ROW_COLUMNS - len(columns)):
+        args += ([np.uint64(src.data.ptr), np.uint64(dst.data.ptr), np.int64(src.itemsize)]
+                 if src is not None else [np.uint64(0), np.uint64(0), np.int64(0)])
+    blocks = -(-n // _ROWS_PER_BLOCK)
+    counts_name, rows_name = _ROWS[dtype.itemsize]
+    counts, ends = scratch[:blocks], scratch[blocks:2 * blocks]
+    get_kernel(_KEY_KERNELS, counts_name, _KEY_NAMES)(
+        (blocks,), (_ROWS_BLOCK,), (owner, np.int64(n), np.int64(v0), np.int64(v1), counts))
+    cp.cumsum(counts, out=ends)
+    get_kernel(_KEY_KERNELS, rows_name, _KEY_NAMES)(
+        (blocks,), (_ROWS_BLOCK,),
+        (owner, neighbour, np.int64(n), np.int64(v0), np.int64(v1), ends, np.int64(blocks),
+         cursor, np.int32(bool(backward)), np.int64(out_owner.size), out_owner, out_neighbour,
+         np.int32(len(columns)), *args))
+    get_kernel(_KEY_KERNELS, "range_advance", _KEY_NAMES)(
+        (1,), (1,), (ends, np.int64(blocks), np.int32(bool(backward)), cursor))
 
 
 def unpack_pairs(keys, dtype):

@@ -58,17 +58,54 @@ def test_unweighted_device_chunks_give_the_host_buffers(fmt, directed, renumber)
             assert G.build_stats["ranges"] > 1
 
 
-def test_device_range_with_more_edges_than_counted_is_refused():
+@pytest.mark.parametrize("weighted", [False, True])  # the keyed and the property gather
+def test_device_range_with_more_edges_than_counted_is_refused(weighted):
     from test_chunked_build import swapped_after_counting
 
     from cugraph_compressed._source import ChunkError
 
-    chunks = list(rmat_chunks(10, 16, chunk_edges=4000, seed=8, backend="device"))
+    chunks = list(rmat_chunks(10, 16, chunk_edges=4000, seed=8, weighted=weighted,
+                              backend="device"))
     G = cgc.CompressedGraph(directed=True, format="csr")
     with pytest.raises(ChunkError, match="more edges on a later pass"):
-        G.from_edge_chunks(swapped_after_counting(chunks), memory_budget=1 << 16)
+        G.from_edge_chunks(swapped_after_counting(chunks), memory_budget=1 << 16,
+                           weight="weight" if weighted else None)
     with pytest.raises(ValueError, match="empty"):
         G.number_of_edges()
+
+
+@pytest.mark.parametrize("type_dtype", [np.int16, np.int8])
+@pytest.mark.parametrize("directed", [True, False])
+def test_device_ranges_keep_the_earliest_of_equal_rows(directed, type_dtype):
+    """Parallel edges of equal weight spread over chunks: every chunking and budget of the
+    device build keeps the first row's edge id and type, as the host build of the frames does
+    (the property gather copies rows in input order; its int64 ids and int16 or int8 types
+    take the 8-, 2- and 1-byte copies).  The budgets give ranges of pieces of one block
+    (1 << 16) and of several (1 << 20).  Undirected: the edges given both ways, as edge ids
+    cannot be symmetrized."""
+    import cudf
+    import pandas as pd
+
+    rng = np.random.default_rng(3)
+    rows = 30_000
+    df = pd.DataFrame({"source": rng.integers(0, 400, rows),
+                       "destination": rng.integers(0, 400, rows),
+                       "weight": rng.integers(0, 3, rows).astype(np.float32),
+                       "edge_id": np.arange(rows, dtype=np.int64) * 7,
+                       "edge_type": rng.integers(0, 50, rows).astype(type_dtype)})
+    columns = dict(weight="weight", edge_id="edge_id", edge_type="edge_type")
+    if not directed:
+        swapped = df.rename(columns={"source": "destination", "destination": "source"})
+        df = pd.concat([df, swapped], ignore_index=True)
+        columns["symmetrize"] = False
+    H = cgc.CompressedGraph(directed=directed, format="csr").from_edge_chunks([df], **columns)
+    frames = [cudf.from_pandas(df.iloc[i:i + 7_000]) for i in range(0, len(df), 7_000)]
+    for budget in (None, 1 << 16, 1 << 20):
+        G = cgc.CompressedGraph(directed=directed, format="csr")
+        G.from_edge_chunks(frames, memory_budget=budget, **columns)
+        assert_same_buffers(G, H)
+        if budget is not None:
+            assert G.build_stats["ranges"] > 1
 
 
 @pytest.mark.parametrize("fmt", sorted(FORMATS))
