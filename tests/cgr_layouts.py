@@ -6,6 +6,10 @@ import numpy as np
 from cugraph_compressed.formats import CGRLayout, cgr
 from cugraph_compressed.formats.bits import code_fields, code_length, pack_fields, split_fields
 
+#: Hand-built lists are written for intervals of at least 4 ids (the CGR paper's minimum), shorter
+#: than the layout's default, so that short lists hold intervals.
+PAPER = {"min_interval_length": 4}
+
 
 def encode(src, dst, n, **params):
     src, dst = np.asarray(src, np.int64), np.asarray(dst, np.int64)
@@ -16,7 +20,7 @@ def encode(src, dst, n, **params):
 def build(lists, degrees, n, **params):
     """A layout written by hand: ``lists[v]`` is a sequence of ("code", x) or ("bits", value,
     width) items, laid out one after the other."""
-    params = CGRLayout.check_params(**params)
+    params = CGRLayout.check_params(**{**PAPER, **params})
     k = 1 if params["code"] == "gamma" else params["zeta_k"]
     lists = list(lists) + [[]] * (n - len(lists))
     degrees = list(degrees) + [0] * (n - len(degrees))

@@ -67,10 +67,13 @@ Decoding from rank ``k``: ranks below ``E`` walk the interval codes (without exp
 residual rank ``j = k - E`` jumps to segment ``j // segment_size`` through the table (a list
 with one segment holds at most ``segment_size`` residuals, right after its intervals).
 
-Parameters (see :meth:`CGRLayout.check_params`): ``min_interval_length`` (4, the paper's),
-``code`` (``"zeta"``), ``zeta_k`` (3, the paper's; 1 .. 16, ignored for gamma) and
-``segment_size`` (32 residuals: one warp of lanes decodes a list of 1024 residuals one segment
-each; at R-MAT's gap sizes a segment is a few hundred bits, the paper's 128-256).
+Parameters (see :meth:`CGRLayout.check_params`): ``min_interval_length`` (32; the paper's 4
+stores the runs of consecutive hub ids that degree order puts in hub lists as intervals, which
+every decoder walks one after the other from the list's first, for 0.1-0.3% of the bytes:
+``benchmarks/README.md``, "cgr intervals"), ``code`` (``"zeta"``), ``zeta_k`` (3, the paper's;
+1 .. 16, ignored for gamma) and ``segment_size`` (32 residuals: one warp of lanes decodes a
+list of 1024 residuals one segment each; at R-MAT's gap sizes a segment is a few hundred bits,
+the paper's 128-256).
 
 Sizes: ``8 * (num_vertices + 1) + 8 * (num_edges >> 32) + 8 * (total_bits >> 32) + 4 *
 stream_words(total_bits)`` bytes, predicted exactly (with ``total_bits``) by
@@ -151,6 +154,7 @@ from .bits import (
 
 MAX_ID = 2**32 - 1             # list values and references
 MAX_ZETA_K = 16
+DEFAULT_MIN_INTERVAL_LENGTH = 32  # module docstring, "Parameters": why not the paper's 4
 TABLE_WIDTH_BITS = 6
 CHUNK_EDGES = 1 << 25          # edges per encoder chunk (whole lists): bounds its temporaries
 _LOW32 = 0xFFFFFFFF
@@ -269,7 +273,8 @@ class CGRLists:
     Parameters are those of :meth:`CGRLayout.check_params` (already checked).
     """
 
-    def __init__(self, min_interval_length=4, code="zeta", zeta_k=3, segment_size=32):
+    def __init__(self, min_interval_length=DEFAULT_MIN_INTERVAL_LENGTH, code="zeta", zeta_k=3,
+                 segment_size=32):
         self.min_len = int(min_interval_length)
         self.k = 1 if code == "gamma" else int(zeta_k)
         self.seg = int(segment_size)
@@ -776,8 +781,10 @@ class CGRLayout(Layout):
     edge_buffers = ("stream",)
 
     @classmethod
-    def check_params(cls, min_interval_length=4, code="zeta", zeta_k=3, segment_size=32) -> dict:
-        """Check the parameters; defaults are the paper's (``min_interval_length=4``, zeta-3).
+    def check_params(cls, min_interval_length=DEFAULT_MIN_INTERVAL_LENGTH, code="zeta", zeta_k=3,
+                     segment_size=32) -> dict:
+        """Check the parameters; ``code`` and ``zeta_k`` default to the paper's (zeta-3),
+        ``min_interval_length`` to 32 (the module docstring says why).
 
         Parameters
         ----------

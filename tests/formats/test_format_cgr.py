@@ -322,8 +322,8 @@ def test_check_params(kwargs, error, message):
         CGRLayout.check_params(**kwargs)
 
 
-def test_check_params_defaults_are_the_papers():
-    assert CGRLayout.check_params() == {"min_interval_length": 4, "code": "zeta", "zeta_k": 3,
+def test_check_params_defaults():
+    assert CGRLayout.check_params() == {"min_interval_length": 32, "code": "zeta", "zeta_k": 3,
                                         "segment_size": 32}
     assert CGRLayout.check_params(zeta_k=np.int64(2))["zeta_k"] == 2
 
@@ -399,8 +399,8 @@ def test_rmat_beats_plain_csr():
 def test_weights_follow_the_decode_order():
     df = pd.DataFrame({"source": [0, 0, 0, 0, 0, 0, 1], "destination": [9, 2, 3, 4, 5, 0, 0],
                        "weight": np.arange(7, dtype=np.float32)})
-    G = cgc.CompressedGraph(format="cgr", directed=True).from_pandas_edgelist(df, renumber=False,
-                                                                              weight="weight")
+    G = cgc.CompressedGraph(format="cgr", directed=True, min_interval_length=4)
+    G.from_pandas_edgelist(df, renumber=False, weight="weight")
     view = G.view_edge_list()
     assert view["destination"].tolist() == [2, 3, 4, 5, 0, 9, 0]   # interval 2..5 first
     expect = {(s, d): w for s, d, w in df.itertuples(index=False)}

@@ -268,7 +268,7 @@ def test_cgr_late_non_canonical_list(monkeypatch):
     cgr = layout_class("cgr")
 
     def make():
-        layout = encode("cgr")
+        layout = encode("cgr", min_interval_length=4)  # the runs of 12 ids as intervals
         other = cgr.encode(SRC, DST, N, np, min_interval_length=20)  # no intervals at all
         if other.nbytes == layout.nbytes:
             pytest.skip("the two codings are the same size")
