@@ -76,11 +76,11 @@ class Algorithm:
     transposed: bool = False
     benchmark_args: dict = field(default_factory=dict)
 
-    def run(self, view: GraphView, *args):
+    def run(self, view: GraphView, *args, **kwargs):
         """Run the implementation of ``view``'s backend on the graph's adjacency in this
         algorithm's orientation (re-encoding the graph if it is stored the other way).  A
         transformed graph supplies its own implementations, which answer on its original
-        vertices (or refuse the algorithm)."""
+        vertices (or refuse the algorithm).  ``kwargs`` go to the implementation."""
         host, device = self.host, self.device
         if view.transform is not None:
             host, device = view.transform.implementations(self.name)
@@ -88,9 +88,9 @@ class Algorithm:
         if self.check is not None:
             self.check(adjacency)
         if view.backend == HOST:
-            return host(adjacency, *args)
+            return host(adjacency, *args, **kwargs)
         with device_allocations(), checked_run(adjacency.layout, adjacency.config, self.name):
-            return device(adjacency, *args)
+            return device(adjacency, *args, **kwargs)
 
 
 def front_door(name: str, *, host: Callable, device: Callable, orientation: str = ANY,

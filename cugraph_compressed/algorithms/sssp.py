@@ -42,14 +42,15 @@ def distance_bound(cutoff, dtype: np.dtype):
     return dtype.type(largest if cutoff is None else min(float(cutoff), float(largest)))
 
 
-def sssp_host(adjacency, source: int, cutoff=None):
+def sssp_host(adjacency, source: int, cutoff=None, rounds=None):
     """Label-correcting shortest paths (frontier relaxation) over the host decoder of the
     out-lists.
 
     Returns distances in the weight dtype (computed in float64; inf = unreachable) and
     predecessors (-1 = none).  An edge is relaxed only when its candidate distance, rounded to
     the weight dtype, is below :func:`distance_bound`, as the GPU compares it: float32 lengths
-    beyond float32's range are dropped although float64 holds them.
+    beyond float32's range are dropped although float64 holds them.  ``rounds``: a list that
+    receives each round's frontier (:func:`traced_rounds`).
     """
     layout, weights = adjacency.layout, adjacency.weights
     n = layout.num_vertices
@@ -62,6 +63,8 @@ def sssp_host(adjacency, source: int, cutoff=None):
     slot = np.empty(n, dtype=np.int64)
     improved = np.zeros(n, dtype=bool)
     while frontier.size:
+        if rounds is not None:
+            rounds.append(frontier.copy())
         owner, neighbours, positions = layout.decode_lists(frontier)
         # float64 weights may overflow to inf and float32 lengths round to inf in the cast: both
         # are paths too long to count, not errors.
@@ -119,7 +122,7 @@ def packs(weight_dtype, vertex_dtype) -> bool:
     return np.dtype(weight_dtype) == np.float32 and np.dtype(vertex_dtype) == np.int32
 
 
-def sssp_device(adjacency, source: int, cutoff):
+def sssp_device(adjacency, source: int, cutoff, rounds=None):
     """Near-far shortest paths on the GPU in the weight dtype over the out-lists; returns
     (dist with inf for unreachable, pred).
 
@@ -133,7 +136,10 @@ def sssp_device(adjacency, source: int, cutoff):
     share one 64-bit word, lowered by one atomic minimum (the smaller distance, and the
     smaller predecessor among equal ones), so the relaxation records them.  Other weight and
     id types keep the distances alone and name the predecessors in a final pass over every
-    list (some u with dist[u] + w(u, v) == dist[v])."""
+    list (some u with dist[u] + w(u, v) == dist[v]).
+
+    ``rounds``: a list that receives a copy of each round's frontier (:func:`traced_rounds`);
+    such a run reads every round's size on the host before relaxing it."""
     import cupy as cp
 
     layout, weights = adjacency.layout, adjacency.weights
@@ -167,6 +173,7 @@ def sssp_device(adjacency, source: int, cutoff):
     passes = SizedPasses(run, n)
     counts = LaggedCounts(cp)
     sort = run.sort_from is not None
+    sized = sort or rounds is not None  # rounds wait for their size on the host
 
     def promoted(lo, hi):
         """Far vertices with lo <= dist < hi into queues[0] (round 0's frontier); their count
@@ -185,11 +192,14 @@ def sssp_device(adjacency, source: int, cutoff):
         while True:
             frontier, following = queues[round_ % 2], queues[(round_ + 1) % 2]
             size, next_size = sizes[round_ % 2:][:1], sizes[(round_ + 1) % 2:][:1]
-            if sort:  # a host sort needs the length: this round waits
+            if sized:
                 count = int(size.get()[0])
                 if not count:
                     break
-                run.order_frontier(frontier, count)
+                if sort:
+                    run.order_frontier(frontier, count)
+                if rounds is not None:
+                    rounds.append(frontier[:count].copy())
             unqueue((passes.tiles(unqueue),), (BLOCK,), (frontier, size, queued))
             next_size.fill(0)
             passes(relax, frontier, size, passes.always, weights, limit, split, dist, queued,
@@ -220,6 +230,17 @@ def sssp_device(adjacency, source: int, cutoff):
     run.over_lists(predecessors, None, n, weights, dist, wtype.type(np.inf), np.int64(source),
                    pred)
     return dist, pred
+
+
+def traced_rounds(view, source: int, cutoff=None) -> list:
+    """The frontiers of one SSSP run from internal vertex ``source`` on the graph of ``view``
+    (a ``GraphView``), on its backend, one
+    array of internal ids per round in the order the rounds ran: the vertices whose lists each
+    round relaxed (what ``bench.reads`` counts).  On the GPU, which rounds hold which vertices
+    depends on the order of the relaxations' atomics, so two runs can differ."""
+    rounds = []
+    ALGORITHM.run(view, source, cutoff, rounds=rounds)
+    return rounds
 
 
 def check_arguments(weighted: bool, source, cutoff) -> None:

@@ -27,10 +27,13 @@ The model
   up to a word (their codes are not of one width).
 * **PageRank** (exact): every list, once per iteration, times the iterations of the run.
 * **WCC** (exact): every list once (the hooking pass; compression reads per-vertex state only).
-* **SSSP** (a lower bound): the kernel's relaxation count is not recorded, so each reached
-  vertex's list and weights are counted once (a vertex relaxed in several rounds reads them
-  again), plus the final predecessor pass over every list when the run does not pack
-  predecessors (``sssp.packs``).
+* **SSSP** (a traced run): a round relaxes the whole list and weights of every vertex of its
+  frontier, so each round is a pass over its frontier's lists; the frontiers come from one more
+  run of the same source that records them (``sssp.traced_rounds``), as the timed runs do not.
+  On the GPU the rounds' contents depend on the order of the relaxations' atomics, so the
+  count is exact for the traced run and close for the others.  A vertex relaxed in several
+  rounds is counted in each.  Plus the final predecessor pass over every list when the run
+  does not pack predecessors (``sssp.packs``).
 
 Counting is vectorized in the array module of the layout (CuPy on a device graph), computed
 once per graph and run outside the timed calls; bottom-up levels decode the lists once more in
@@ -335,23 +338,26 @@ def bfs_reads(adjacency, extents, dist) -> Reads:
     return total
 
 
-def sssp_reads(adjacency, extents, reached) -> Reads:
-    """A lower bound of one SSSP run's reads: each reached vertex's list and weights once,
-    plus a pass over every list when predecessors are named afterwards."""
+def sssp_reads(adjacency, extents, rounds) -> Reads:
+    """The reads of one SSSP run whose rounds relaxed the frontiers ``rounds`` (arrays of
+    internal ids, ``sssp.traced_rounds``): a pass over each round's lists and weights, plus a
+    pass over every list when predecessors are named afterwards."""
     from ..algorithms.sssp import packs
 
     xp = extents.xp
     weights = adjacency.weights
     wext = weight_extents(extents, int(np.dtype(weights.dtype).itemsize))
-    total = pass_reads(extents, xp.flatnonzero(reached), weights=wext)
+    total = Reads()
+    for frontier in rounds:
+        total = total + pass_reads(extents, xp.asarray(frontier, dtype=np.int64), weights=wext)
     if not packs(weights.dtype, adjacency.vertex_dtype):
-        total = total + pass_reads(extents, xp.arange(int(reached.size), dtype=np.int64),
+        total = total + pass_reads(extents, xp.arange(int(extents.degree.size), dtype=np.int64),
                                    weights=wext)
     return total
 
 
 #: How exact each algorithm's count is.
-MODELS = {"bfs": "exact", "pagerank": "exact", "wcc": "exact", "sssp": "lower bound"}
+MODELS = {"bfs": "exact", "pagerank": "exact", "wcc": "exact", "sssp": "traced run"}
 
 
 def internal_values(view, n, frame, column, fill):
@@ -366,6 +372,19 @@ def internal_values(view, n, frame, column, fill):
     out = xp.full(n, fill, dtype=values.dtype)
     out[ids] = values
     return out
+
+
+def sssp_source(view, frame) -> int:
+    """The internal id of the source of the SSSP run that returned ``frame``: the one vertex
+    at distance 0 without a predecessor (others at distance 0, over edges of weight 0, have
+    one; unreached vertices are not at distance 0)."""
+    pred = frame["predecessor"]
+    none = pred.isna()  # ids that cannot hold -1 say "none" with a null
+    if getattr(pred.dtype, "kind", "O") in "iuf":  # pandas' string dtypes are no numpy dtype
+        none = none | (pred == -1)
+    (source,) = to_host(view.ids.to_internal(frame["vertex"][(frame["distance"] == 0) & none],
+                                             "vertex"))
+    return int(source)
 
 
 class RunReads:
@@ -387,7 +406,7 @@ class RunReads:
 
     def __call__(self, frame) -> Reads:
         """The reads of the run that returned ``frame``."""
-        name, xp = self.algorithm.short, self.extents.xp
+        name = self.algorithm.short
         n = self.adjacency.layout.num_vertices
         if name == "bfs":
             dist = internal_values(self.view, n, frame, "distance", -1).astype(np.int64)
@@ -395,9 +414,10 @@ class RunReads:
             dist[dist == sentinel] = -1
             return bfs_reads(self.adjacency, self.extents, dist)
         if name == "sssp":
-            dist = internal_values(self.view, n, frame, "distance", np.inf)
-            top = np.finfo(np.dtype(dist.dtype)).max
-            return sssp_reads(self.adjacency, self.extents, xp.isfinite(dist) & (dist < top))
+            from ..algorithms.sssp import traced_rounds
+
+            return sssp_reads(self.adjacency, self.extents,
+                              traced_rounds(self.view, sssp_source(self.view, frame)))
         if name == "pagerank":
             from ..algorithms.pagerank import LAST_RUN
 

@@ -55,3 +55,33 @@ def test_predecessors_are_valid_and_distances_exact(layout, dtype):
             weights = df["weight"].to_numpy()[ends == v]
             fits = sources[(dist[sources] + weights).astype(dtype) == dist[v]]
             assert pred[v] == fits.min()
+
+
+@pytest.mark.parametrize("layout", DEVICE_LAYOUTS)
+def test_traced_rounds_relax_every_reached_vertex(layout):
+    """The rounds a traced GPU run records (what the benchmark's SSSP read count replays):
+    the source first, then frontiers of distinct reached vertices, every reached vertex in at
+    least one."""
+    import cudf
+
+    from cugraph_compressed.algorithms import ALGORITHMS
+    from cugraph_compressed.algorithms.sssp import traced_rounds
+    from cugraph_compressed.bench import reads
+
+    df = weighted_edges(np.float32)
+    G = cgc.CompressedGraph(directed=True, format=layout).from_cudf_edgelist(
+        cudf.from_pandas(df), renumber=False, weight="weight")
+    source = int(df["source"].iloc[0])
+    out = cgc.sssp(G, source)
+    dist = out.to_pandas().sort_values("vertex")["distance"].to_numpy()
+    reached = np.flatnonzero(dist < np.finfo(np.float32).max)
+    rounds = [r.get() for r in traced_rounds(G.view(), source)]
+    assert rounds[0].tolist() == [source]
+    assert all(np.unique(r).size == r.size and np.isin(r, reached).all() for r in rounds)
+    assert np.array_equal(np.unique(np.concatenate(rounds)), reached)
+    # The count of a run replays a traced run of its own: every reached list at least once,
+    # and the weights beside the lists.
+    got = reads.RunReads(G, ALGORITHMS["sssp"])(out)
+    ext = reads.list_extents(G.view().adjacency("out").layout)
+    once = reads.pass_reads(ext, ext.xp.asarray(reached))
+    assert got.passes >= 2 and got.lines > once.lines and got.bytes > once.bytes

@@ -165,21 +165,78 @@ def test_pagerank_wcc_and_sssp_reads(fmt):
         weakly_connected_components(U)) == brute_pass(None, zip(ext.begin.tolist(),
                                                                  ext.end.tolist()))
 
+
+
+def frontier_rounds(df, source):
+    """The frontiers of label-correcting SSSP (Bellman-Ford over frontiers) in plain Python:
+    round 0 relaxes the source; round k + 1 the vertices whose distance round k lowered.
+    Lengths in float64, as the host computes them, with float32 weights."""
+    out = {}
+    for u, v, w in zip(df.source.tolist(), df.destination.tolist(), df.weight.tolist()):
+        out.setdefault(u, []).append((v, w))
+    dist, frontier, rounds = {source: 0.0}, [source], []
+    while frontier:
+        rounds.append(sorted(frontier))
+        lowered = set()
+        best = {}
+        for u in frontier:
+            for v, w in out.get(u, ()):
+                best[v] = min(best.get(v, np.inf), dist[u] + w)
+        for v, d in best.items():
+            if d < dist.get(v, np.inf):
+                dist[v] = d
+                lowered.add(v)
+        frontier = sorted(lowered)
+    return rounds
+
+
+@pytest.mark.parametrize("fmt", LAYOUTS)
+def test_sssp_reads_are_a_pass_over_each_rounds_lists(fmt):
+    """SSSP's count replays the run's rounds: the host's rounds are those of label-correcting
+    SSSP, and each is one pass over its frontier's lists and weights."""
+    from cugraph_compressed.algorithms.sssp import traced_rounds
+
     # int32 ids and float32 weights: predecessors recorded with the distances, no extra pass.
     W, df = build(fmt, directed=True, weighted=True, dtype=np.int32)
+    source = int(df.source.iloc[0])
+    want_rounds = frontier_rounds(df, source)
+    assert len(want_rounds) > 3
+    assert [sorted(r.tolist()) for r in traced_rounds(W.view(), source)] == want_rounds
     layout = W.view().adjacency("out").layout
     ext = reads.list_extents(layout)
-    source = int(df.source.iloc[0])
-    out = sssp(W, source)
-    reached = [v for v, d in zip(out.vertex, out.distance) if d < np.finfo(np.float32).max]
-    lists = brute_pass(None, [(int(ext.begin[v]), int(ext.end[v])) for v in reached])
     first = np.concatenate([[0], np.cumsum(np.asarray(layout.degrees()))])
-    weights = brute_pass(None, [(int(first[v]) * 4, int(first[v + 1]) * 4) for v in reached])
-    got = reads.RunReads(W, ALGORITHMS["sssp"])(out)
-    assert got.lines == lists.lines + weights.lines
-    assert got.bytes == lists.bytes + weights.bytes and got.passes == 1
+    want = reads.Reads()
+    for frontier in want_rounds:
+        lists = brute_pass(None, [(int(ext.begin[v]), int(ext.end[v])) for v in frontier])
+        weights = brute_pass(None, [(int(first[v]) * 4, int(first[v + 1]) * 4)
+                                    for v in frontier])
+        want = want + reads.Reads(lists.lines + weights.lines,
+                                  lists.line_requests + weights.line_requests,
+                                  lists.bytes + weights.bytes, 1)
+    assert reads.RunReads(W, ALGORITHMS["sssp"])(sssp(W, source)) == want
+    # More than each reached list once (the former lower bound): vertices lowered twice.
+    assert want.passes == len(want_rounds) and sum(map(len, want_rounds)) > len(
+        set().union(*want_rounds))
     W64, _ = build(fmt, directed=True, weighted=True)  # int64 ids: a predecessor pass
-    assert reads.RunReads(W64, ALGORITHMS["sssp"])(sssp(W64, source)).passes == 2
+    assert reads.RunReads(W64, ALGORITHMS["sssp"])(sssp(W64, source)).passes == (
+        len(want_rounds) + 1)
+
+
+def test_sssp_source_is_found_among_zero_distances():
+    """Zero-weight edges put other vertices at distance 0; the source is the one without a
+    predecessor, with numeric and with string ids."""
+    import pandas as pd
+
+    df = pd.DataFrame({"source": [5, 5, 7, 9], "destination": [7, 9, 8, 5],
+                       "weight": np.float32([0, 1, 0, 2])})
+    for ids in (lambda x: x, lambda x: "v" + str(x)):
+        frame = df.assign(source=df.source.map(ids), destination=df.destination.map(ids))
+        G = CompressedGraph(directed=True, format="csr")
+        G.from_pandas_edgelist(frame, weight="weight")
+        out = sssp(G, ids(5))
+        assert (out.distance == 0).sum() == 3
+        view = G.view()
+        assert reads.sssp_source(view, out) == int(view.ids.to_internal_one(ids(5), "source"))
 
 
 def test_bound_and_ratios():
