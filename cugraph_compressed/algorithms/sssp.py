@@ -138,8 +138,9 @@ def sssp_device(adjacency, source: int, cutoff, rounds=None):
     id types keep the distances alone and name the predecessors in a final pass over every
     list (some u with dist[u] + w(u, v) == dist[v]).
 
-    ``rounds``: a list that receives a copy of each round's frontier (:func:`traced_rounds`);
-    such a run reads every round's size on the host before relaxing it."""
+    ``rounds``: a list that receives a host copy of each round's frontier
+    (:func:`traced_rounds`); such a run reads every round's size on the host before relaxing
+    it."""
     import cupy as cp
 
     layout, weights = adjacency.layout, adjacency.weights
@@ -198,8 +199,8 @@ def sssp_device(adjacency, source: int, cutoff, rounds=None):
                     break
                 if sort:
                     run.order_frontier(frontier, count)
-                if rounds is not None:
-                    rounds.append(frontier[:count].copy())
+                if rounds is not None:  # kept in host memory: the GPU holds vertex state only
+                    rounds.append(frontier[:count].get())
             unqueue((passes.tiles(unqueue),), (BLOCK,), (frontier, size, queued))
             next_size.fill(0)
             passes(relax, frontier, size, passes.always, weights, limit, split, dist, queued,
@@ -234,10 +235,10 @@ def sssp_device(adjacency, source: int, cutoff, rounds=None):
 
 def traced_rounds(view, source: int, cutoff=None) -> list:
     """The frontiers of one SSSP run from internal vertex ``source`` on the graph of ``view``
-    (a ``GraphView``), on its backend, one
-    array of internal ids per round in the order the rounds ran: the vertices whose lists each
-    round relaxed (what ``bench.reads`` counts).  On the GPU, which rounds hold which vertices
-    depends on the order of the relaxations' atomics, so two runs can differ."""
+    (a ``GraphView``), on its backend: one NumPy array of internal ids per round, in the order
+    the rounds ran, the vertices whose lists the round relaxed (what ``bench.reads`` counts).
+    On the GPU which round holds which vertex depends on the order of the relaxations'
+    atomics, so two runs can differ."""
     rounds = []
     ALGORITHM.run(view, source, cutoff, rounds=rounds)
     return rounds

@@ -75,7 +75,7 @@ def test_traced_rounds_relax_every_reached_vertex(layout):
     out = cgc.sssp(G, source)
     dist = out.to_pandas().sort_values("vertex")["distance"].to_numpy()
     reached = np.flatnonzero(dist < np.finfo(np.float32).max)
-    rounds = [r.get() for r in traced_rounds(G.view(), source)]
+    rounds = traced_rounds(G.view(), source)
     assert rounds[0].tolist() == [source]
     assert all(np.unique(r).size == r.size and np.isin(r, reached).all() for r in rounds)
     assert np.array_equal(np.unique(np.concatenate(rounds)), reached)
