@@ -18,6 +18,8 @@ say so.
 
     python benchmarks/placement_runs.py --list
     python benchmarks/placement_runs.py --part 1 --out-dir $OUT     # 1 .. 24
+    # one part per layout and directedness (8), what is still missing first:
+    python benchmarks/placement_runs.py --together --formats cgr --list
     python benchmarks/placement_runs.py --plot $OUT/*.json --png benchmarks/results/placement/x.png
 
 Each part writes ``<out-dir>/<part name>.json`` (rewritten after each graph) and its log lines
@@ -39,22 +41,25 @@ LAYOUTS = ("csr", "fl", "ef", "cgr")
 SCALE = 26
 
 
-def parts(placements, auto_share=0.5):
+def parts(placements, auto_share=0.5, together=False, formats=LAYOUTS):
     """``[(name, run.py arguments)]``: directed parts, then undirected ones; one layout and one
-    placement each (a weighted R-MAT 26 build alone takes up to 195 s under the default
-    working budget), each beside cuGraph, whose results every row is checked against."""
+    placement each (a weighted R-MAT 26 build alone took up to 195 s under the default
+    working budget before the property gather ran on the GPU), or with ``together`` one
+    layout in every placement of ``placements``; each part beside cuGraph, whose results every
+    row is checked against."""
     out = []
+    groups = [list(placements)] if together else [[p] for p in placements]
     for directed in (True, False):
         direction = "dir" if directed else "undir"
-        for fmt in LAYOUTS:
-            for placement in placements:
+        for fmt in formats:
+            for group in groups:
                 # Undirected SSSP on host placement costs twice the directed one: one source.
                 args = ["--scales", str(SCALE), "--directed" if directed else "--undirected",
-                        "--formats", fmt, "--placements", placement,
+                        "--formats", fmt, "--placements", *group,
                         "--auto-share", str(auto_share), "--backend", "device",
                         "--repeats", "2", "--sources", "2" if directed else "1",
                         "--encode-repeats", "0"]
-                out.append((f"rmat{SCALE}-{direction}-{fmt}-{placement}", args))
+                out.append((f"rmat{SCALE}-{direction}-{fmt}-{'-'.join(group)}", args))
     return out
 
 
@@ -90,6 +95,13 @@ def main(argv=None):
     p.add_argument("--auto-share", type=float, default=0.5, metavar="F",
                    help="run.py --auto-share: the share of each auto graph's per-edge bytes "
                         "kept on the GPU (0.5)")
+    p.add_argument("--together", action="store_true",
+                   help="one part per layout and directedness with every placement, instead "
+                        "of one per placement: a third of the parts, each building its "
+                        "layout once per placement but generating the input and building "
+                        "cuGraph once")
+    p.add_argument("--formats", nargs="+", default=list(LAYOUTS), choices=LAYOUTS,
+                   help="the layouts of the plan (csr fl ef cgr)")
     p.add_argument("--time-limit", type=float, default=480.0,
                    help="seconds after which a part starts nothing more (480)")
     p.add_argument("--out-dir", type=Path, default=ROOT / "benchmarks" / "results" / "placement")
@@ -97,7 +109,7 @@ def main(argv=None):
     p.add_argument("--plot", nargs="+", metavar="JSON", help="draw these parts' records")
     p.add_argument("--png", type=Path, help="where --plot writes (default: beside the first)")
     args = p.parse_args(argv)
-    plan = parts(args.placements, args.auto_share)
+    plan = parts(args.placements, args.auto_share, args.together, args.formats)
     if args.list:
         for i, (name, run_args) in enumerate(plan, 1):
             print(f"{i}: {name}: benchmarks/run.py {' '.join(run_args)}")

@@ -320,6 +320,11 @@ def test_placement_parts_cover_every_layout_and_merge_into_one_record():
              "--directed" in args) for _, args in plan}
     assert runs == {(f, p, d) for f in FORMATS for p in ("device", "host") for d in (True, False)}
     assert len({name for name, _ in plan}) == len(plan)
+    together = module.parts(["device", "host", "auto"], together=True, formats=["cgr", "ef"])
+    assert [name for name, _ in together] == [
+        f"rmat26-{d}-{f}-device-host-auto" for d in ("dir", "undir") for f in ("cgr", "ef")]
+    args = together[0][1]
+    assert args[args.index("--placements") + 1:][:3] == ["device", "host", "auto"]
 
 
 def test_placement_parts_merge_with_one_set_of_cugraph_rows(tmp_path):
