@@ -155,7 +155,7 @@ class IdSet:
             return values.astype(self.index_dtype, copy=False)
         if self._table is not None:
             low, table = self._table
-            return table[values.astype(np.int64) - low]
+            return table[_table_index(values, low)]
         if self.numeric:
             rank = xp.searchsorted(self._sorted, values.astype(self.dtype, copy=False))
         else:
@@ -164,3 +164,13 @@ class IdSet:
             return self.internal_of[rank]
         return rank.astype(self.index_dtype, copy=False)
 
+
+def _table_index(values, low: int):
+    """``values - low``: the places of integer ids in a dense table starting at id ``low``.
+    Every pass of a build translates every id, so signed ids with ``low >= 0`` (R-MAT's, and
+    most graphs') take at most one pass, in their own dtype, which holds the difference
+    (``0 <= id - low <= id``); unsigned ids and a negative ``low``, which could overflow it,
+    take the difference in int64."""
+    if values.dtype.kind == "u" or low < 0:
+        return values.astype(np.int64) - low
+    return values - values.dtype.type(low) if low else values

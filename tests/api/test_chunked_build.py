@@ -189,16 +189,20 @@ def test_vertices_across_chunks():
             [df.iloc[:1], df.iloc[1:]], vertices=[5, 7])
 
 
-@pytest.mark.parametrize("dtype", [np.int32, np.int64, np.uint32])
+@pytest.mark.parametrize("dtype, low", [(np.int32, -1000), (np.int32, 0), (np.int64, -1000),
+                                        (np.int64, 1000), (np.uint32, 0), (np.uint32, 1000),
+                                        (np.uint64, 7), (np.int32, "top"), (np.uint64, "top")])
 @pytest.mark.parametrize("spread", [1, 2.05, 4, 4.5])
-def test_ids_get_their_ranks_with_or_without_the_table(dtype, spread, monkeypatch):
-    """Renumbered ids spanning ``spread`` times their count: a table indexed by id while it
-    takes at most ``TABLE_BYTES_PER_VERTEX`` bytes per vertex (int32 entries: 4 ids per
-    vertex), a binary search beyond; both give every id its rank among the sorted ids, and
-    its internal id once the vertices are reordered."""
+def test_ids_get_their_ranks_with_or_without_the_table(dtype, low, spread, monkeypatch):
+    """Renumbered ids spanning ``spread`` times their count from ``low`` (``"top"``: up to
+    the dtype's largest, where the table's places must not overflow): a table indexed by id
+    while it takes at most ``TABLE_BYTES_PER_VERTEX`` bytes per vertex (int32 entries: 4 ids
+    per vertex), a binary search beyond; both give every id its rank among the sorted ids,
+    and its internal id once the vertices are reordered."""
     rng = np.random.default_rng(int(spread * 10))
     n = 5000
-    low = 0 if dtype == np.uint32 else -1000
+    if low == "top":
+        low = min(int(np.iinfo(dtype).max), 2**63 - 1) - int(spread * n) + 1
     ids = np.sort(rng.choice(int(spread * n), n, replace=False)).astype(np.int64) + low
     ids[[0, -1]] = low, low + int(spread * n) - 1  # the span exactly
     ids = ids.astype(dtype)
