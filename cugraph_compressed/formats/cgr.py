@@ -69,7 +69,7 @@ with one segment holds at most ``segment_size`` residuals, right after its inter
 
 Parameters (see :meth:`CGRLayout.check_params`): ``min_interval_length`` (32; the paper's 4
 stores the runs of consecutive hub ids that degree order puts in hub lists as intervals, which
-every decoder walks one after the other from the list's first, for 0.1-0.3% of the bytes:
+every decoder walks one after the other from the list's first, for under 1% of the bytes:
 ``benchmarks/README.md``, "cgr intervals"), ``code`` (``"zeta"``), ``zeta_k`` (3, the paper's;
 1 .. 16, ignored for gamma) and ``segment_size`` (32 residuals: one warp of lanes decodes a
 list of 1024 residuals one segment each; at R-MAT's gap sizes a segment is a few hundred bits,
