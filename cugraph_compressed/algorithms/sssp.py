@@ -239,6 +239,8 @@ def traced_rounds(view, source: int, cutoff=None) -> list:
     the rounds ran, the vertices whose lists the round relaxed (what ``bench.reads`` counts).
     On the GPU which round holds which vertex depends on the order of the relaxations'
     atomics, so two runs can differ."""
+    if view.transform is not None:  # its implementations answer on the original vertices
+        raise NotImplementedError("SSSP's rounds are traced on untransformed graphs only")
     rounds = []
     ALGORITHM.run(view, source, cutoff, rounds=rounds)
     return rounds

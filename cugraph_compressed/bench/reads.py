@@ -29,7 +29,8 @@ The model
 * **WCC** (exact): every list once (the hooking pass; compression reads per-vertex state only).
 * **SSSP** (a traced run): a round relaxes the whole list and weights of every vertex of its
   frontier, so each round is a pass over its frontier's lists; the frontiers come from one more
-  run of the same source that records them (``sssp.traced_rounds``), as the timed runs do not.
+  run from the same source (given with the result) that records them
+  (``sssp.traced_rounds``), as the timed runs do not.
   On the GPU the rounds' contents depend on the order of the relaxations' atomics, so the
   count is exact for the traced run and close for the others.  A vertex relaxed in several
   rounds is counted in each.  Plus the final predecessor pass over every list when the run
@@ -374,19 +375,6 @@ def internal_values(view, n, frame, column, fill):
     return out
 
 
-def sssp_source(view, frame) -> int:
-    """The internal id of the source of the SSSP run that returned ``frame``: the one vertex
-    at distance 0 without a predecessor (others at distance 0, over edges of weight 0, have
-    one; unreached vertices are not at distance 0)."""
-    pred = frame["predecessor"]
-    none = pred.isna()  # ids that cannot hold -1 say "none" with a null
-    if getattr(pred.dtype, "kind", "O") in "iuf":  # pandas' string dtypes are no numpy dtype
-        none = none | (pred == -1)
-    (source,) = to_host(view.ids.to_internal(frame["vertex"][(frame["distance"] == 0) & none],
-                                             "vertex"))
-    return int(source)
-
-
 class RunReads:
     """The read counter of one graph: its extents (computed once) and the reads of each run.
 
@@ -404,8 +392,9 @@ class RunReads:
         self.adjacency = self.view.adjacency(algorithm.orientation)
         self.extents = list_extents(self.adjacency.layout)
 
-    def __call__(self, frame) -> Reads:
-        """The reads of the run that returned ``frame``."""
+    def __call__(self, frame, source=None) -> Reads:
+        """The reads of the run that returned ``frame``; ``source``: the run's start vertex
+        (user id), which SSSP's count runs from again."""
         name = self.algorithm.short
         n = self.adjacency.layout.num_vertices
         if name == "bfs":
@@ -416,8 +405,10 @@ class RunReads:
         if name == "sssp":
             from ..algorithms.sssp import traced_rounds
 
-            return sssp_reads(self.adjacency, self.extents,
-                              traced_rounds(self.view, sssp_source(self.view, frame)))
+            if source is None:
+                raise ValueError("SSSP's reads replay the run from its source: pass source=")
+            start = self.view.ids.to_internal_one(source, "source")
+            return sssp_reads(self.adjacency, self.extents, traced_rounds(self.view, start))
         if name == "pagerank":
             from ..algorithms.pagerank import LAST_RUN
 

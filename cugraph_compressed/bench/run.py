@@ -328,11 +328,11 @@ def _where(graph, contender):
             f"{contender.title}")
 
 
-def _count(counter, out):
-    """``counter(out)``, or what went wrong as text: a count that fails (out of memory) costs
+def _count(counter, *args):
+    """``counter(*args)``, or what went wrong as text: a count that fails (out of memory) costs
     the row its read fields, not its times."""
     try:
-        return counter(out)
+        return counter(*args)
     except Exception as exc:
         return f"read count failed: {_error(exc)}"
 
@@ -437,8 +437,9 @@ def _measure_algorithm(env, G, graph, contender, kind, spec, sources, repeats, s
             log(f"    {spec.name}: {counter}")
             counted[key], counter = counter, None
 
-    def inspect(out):  # the first timed result of each source: checked, and its reads counted
-        return summarize(out, graph) + ((_count(counter, out),) if counter is not None else ())
+    def inspect(out, *args):  # the first timed result of each source: checked, reads counted
+        return summarize(out, graph) + ((_count(counter, out, *args),) if counter is not None
+                                        else ())
 
     try:
         timing, outcomes = time_calls(env, contender.call(env, spec), G, calls, repeats,

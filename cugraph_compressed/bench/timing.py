@@ -84,7 +84,8 @@ def time_calls(env, run, G, calls, repeats, inspect):
     repeats : int
         Timed calls per tuple, at least 1.
     inspect : callable
-        Applied to the first timed result of each tuple (before it is dropped).
+        ``inspect(result, *args)`` on the first timed result of each tuple (before it is
+        dropped).
 
     Returns
     -------
@@ -100,7 +101,7 @@ def time_calls(env, run, G, calls, repeats, inspect):
             out, t = timed(env, run, G, *args)
             times.append(t)
             if r == 0:
-                inspected.append(inspect(out))
+                inspected.append(inspect(out, *args))
             del out
     timing = {"ms": statistics.median(times) * 1e3, "ms_min": min(times) * 1e3,
               "ms_max": max(times) * 1e3, "warmup_ms": warm * 1e3, "runs": len(times)}

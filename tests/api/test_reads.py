@@ -213,30 +213,40 @@ def test_sssp_reads_are_a_pass_over_each_rounds_lists(fmt):
         want = want + reads.Reads(lists.lines + weights.lines,
                                   lists.line_requests + weights.line_requests,
                                   lists.bytes + weights.bytes, 1)
-    assert reads.RunReads(W, ALGORITHMS["sssp"])(sssp(W, source)) == want
+    assert reads.RunReads(W, ALGORITHMS["sssp"])(sssp(W, source), source) == want
     # More than each reached list once (the former lower bound): vertices lowered twice.
     assert want.passes == len(want_rounds) and sum(map(len, want_rounds)) > len(
         set().union(*want_rounds))
     W64, _ = build(fmt, directed=True, weighted=True)  # int64 ids: a predecessor pass
-    assert reads.RunReads(W64, ALGORITHMS["sssp"])(sssp(W64, source)).passes == (
+    assert reads.RunReads(W64, ALGORITHMS["sssp"])(sssp(W64, source), source).passes == (
         len(want_rounds) + 1)
+    with pytest.raises(ValueError, match="source="):  # the count replays the run's source
+        reads.RunReads(W, ALGORITHMS["sssp"])(sssp(W, source))
 
 
-def test_sssp_source_is_found_among_zero_distances():
-    """Zero-weight edges put other vertices at distance 0; the source is the one without a
-    predecessor, with numeric and with string ids."""
+def test_sssp_rounds_of_renumbered_and_transformed_graphs():
+    """Renumbered ids (-1 among them, zero weights putting several vertices at distance 0)
+    start the traced run from the source the count is given; a transformed graph, whose
+    implementations answer on its original vertices, is refused by name."""
     import pandas as pd
 
-    df = pd.DataFrame({"source": [5, 5, 7, 9], "destination": [7, 9, 8, 5],
-                       "weight": np.float32([0, 1, 0, 2])})
-    for ids in (lambda x: x, lambda x: "v" + str(x)):
-        frame = df.assign(source=df.source.map(ids), destination=df.destination.map(ids))
-        G = CompressedGraph(directed=True, format="csr")
-        G.from_pandas_edgelist(frame, weight="weight")
-        out = sssp(G, ids(5))
-        assert (out.distance == 0).sum() == 3
-        view = G.view()
-        assert reads.sssp_source(view, out) == int(view.ids.to_internal_one(ids(5), "source"))
+    from cugraph_compressed.algorithms.sssp import traced_rounds
+    from cugraph_compressed.transforms import virtual_split
+
+    df = pd.DataFrame({"source": [5, 5, -1, 7, 9], "destination": [-1, 9, 7, 8, 5],
+                       "weight": np.float32([0, 1, 0, 2, 1])})
+    G = CompressedGraph(directed=True, format="csr")
+    G.from_pandas_edgelist(df, weight="weight")
+    out = sssp(G, 5)
+    assert (out.distance == 0).sum() == 3
+    view = G.view()
+    internal = {u: int(view.ids.to_internal_one(u, "vertex")) for u in (5, -1, 9, 7, 8)}
+    rounds = [sorted(r.tolist()) for r in traced_rounds(view, internal[5])]
+    assert rounds[0] == [internal[5]] and {internal[-1], internal[9]} == set(rounds[1])
+    got = reads.RunReads(G, ALGORITHMS["sssp"])(out, 5)
+    assert got.passes == len(rounds) + 1  # int64 ids: predecessors named in a pass of their own
+    with pytest.raises(NotImplementedError, match="untransformed"):
+        traced_rounds(virtual_split(G, part_size=2).view(), internal[5])
 
 
 def test_bound_and_ratios():

@@ -248,7 +248,7 @@ def test_long_list_segments_and_tables():
                                     np.arange(900, 904)]))
     src = np.full(dst.size, 7)
     for segment_size in (1, 4, 32, 500):
-        layout = encode(src, dst, n, segment_size=segment_size)
+        layout = encode(src, dst, n, segment_size=segment_size, min_interval_length=4)
         owner, nbrs, _ = check_layout(layout, src, dst)
         for b in (0, 10, 43, 44, 45, 1000, dst.size - 1):
             assert np.array_equal(layout.decode_range(7, b, b + 70), nbrs[b:b + 70])

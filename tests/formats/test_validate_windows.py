@@ -67,8 +67,13 @@ def error_of(layout, **kwargs):
     return str(info.value)
 
 
+#: cgr intervals from 4 ids, so that the graph's runs of 12 ids are intervals (the layout's
+#: default is 32).
+PARAMS = {"cgr": {"min_interval_length": 4}}
+
+
 def encode(name, src=SRC, dst=DST, **params):
-    return layout_class(name).encode(src, dst, N, np, **params)
+    return layout_class(name).encode(src, dst, N, np, **{**PARAMS.get(name, {}), **params})
 
 
 def windows_of_graph():
@@ -268,7 +273,7 @@ def test_cgr_late_non_canonical_list(monkeypatch):
     cgr = layout_class("cgr")
 
     def make():
-        layout = encode("cgr", min_interval_length=4)  # the runs of 12 ids as intervals
+        layout = encode("cgr")  # the runs of 12 ids as intervals
         other = cgr.encode(SRC, DST, N, np, min_interval_length=20)  # no intervals at all
         if other.nbytes == layout.nbytes:
             pytest.skip("the two codings are the same size")
