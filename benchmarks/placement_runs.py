@@ -18,7 +18,7 @@ say so.
 
     python benchmarks/placement_runs.py --list
     python benchmarks/placement_runs.py --part 1 --out-dir $OUT     # 1 .. 24
-    # one part per layout and directedness (8), what is still missing first:
+    # one part per layout and directedness (8 for the four layouts); cgr's two:
     python benchmarks/placement_runs.py --together --formats cgr --list
     python benchmarks/placement_runs.py --plot $OUT/*.json --png benchmarks/results/placement/x.png
 
