@@ -63,8 +63,8 @@ def sssp_host(adjacency, source: int, cutoff=None, rounds=None):
     slot = np.empty(n, dtype=np.int64)
     improved = np.zeros(n, dtype=bool)
     while frontier.size:
-        if rounds is not None:
-            rounds.append(frontier.copy())
+        if rounds is not None:  # each round's frontier is a new array, never written after
+            rounds.append(frontier)
         owner, neighbours, positions = layout.decode_lists(frontier)
         # float64 weights may overflow to inf and float32 lengths round to inf in the cast: both
         # are paths too long to count, not errors.

@@ -32,9 +32,9 @@ The model
   run from the same source (given with the result) that records them
   (``sssp.traced_rounds``), as the timed runs do not.
   On the GPU the rounds' contents depend on the order of the relaxations' atomics, so the
-  count is exact for the traced run and close for the others.  A vertex relaxed in several
-  rounds is counted in each.  Plus the final predecessor pass over every list when the run
-  does not pack predecessors (``sssp.packs``).
+  count is exact for the traced run, and the timed runs' rounds may differ (by how much is
+  not measured).  A vertex relaxed in several rounds is counted in each.  Plus the final
+  predecessor pass over every list when the run does not pack predecessors (``sssp.packs``).
 
 Counting is vectorized in the array module of the layout (CuPy on a device graph), computed
 once per graph and run outside the timed calls; bottom-up levels decode the lists once more in
