@@ -396,7 +396,7 @@ class _Build:
             del edges
         prop_bytes = sum(num_edges * d.itemsize for d in self.prop_dtypes.values())
         ids = VertexIds(self.source.backend, n, self.vertex_dtype, self.ids.renumber_map,
-                        self.order)
+                        None if self.order is None else self.order[0])
         extra = prop_bytes + ids.nbytes() + ids.order_nbytes()
         if spec.auto is not None:
             limit = spec.auto.max_nbytes

@@ -48,8 +48,8 @@ def resolve(vertex_order, renumber: bool) -> str:
     Degree order is the default because it is faster on the GPU: hubs' state shares cache
     lines, so at R-MAT 26 on an H100 PageRank's product over ``csr`` took 13 ms an iteration
     in degree order against 25 ms in sorted order, and BFS's expansion at R-MAT 24 5 ms
-    against 8 (``benchmarks/results/vertex-order``).  It costs two int32 (int64) permutations,
-    8 (16) bytes a vertex."""
+    against 8 (``benchmarks/results/vertex-order``).  It costs one int32 (int64) permutation,
+    4 (8) bytes a vertex."""
     if vertex_order is None:
         return DEGREE if renumber else SORTED
     if vertex_order != SORTED and not renumber:

@@ -60,7 +60,7 @@ class CompressedGraph(GraphQueries):
         ``renumber=False`` raises ValueError at the build.  By default (None) a renumbered
         graph is built in ``"degree"`` order, which is faster on the GPU (hubs' state shares
         cache lines; :func:`cugraph_compressed._vertex_order.resolve` gives the measurements)
-        for two permutations of 4 bytes a vertex each (8 with int64 ids), and a graph
+        for one permutation of 4 bytes a vertex (8 with int64 ids), and a graph
         built with ``renumber=False`` keeps the user's ids (``"sorted"``).
     placement : {"device", "host", "auto"}
         Where a device graph keeps its per-edge buffers (:mod:`cugraph_compressed._placement`).
@@ -629,7 +629,7 @@ vertices
 
     def nbytes_by_component(self) -> dict:
         """Bytes of every buffer the graph holds: the layout's, edge properties, renumber map
-        and, for an order other than ``"sorted"``, its permutations (``vertex_order``)."""
+        and, for an order other than ``"sorted"``, its permutation (``vertex_order``)."""
         sizes = dict(self._require_built().nbytes_by_component())
         sizes.update({name: int(values.nbytes) for name, values in self._properties.items()})
         if self._ids.renumbered:
@@ -849,7 +849,7 @@ def _built_placement(placement: str) -> str:
 
 def _resident_nbytes(layout, properties, ids) -> int:
     """GPU bytes a device graph keeps whatever its placement: the layout's per-vertex
-    buffers, the renumber map and the vertex order's permutations."""
+    buffers, the renumber map and the vertex order's permutation."""
     per_edge = set(layout.edge_buffers)
     total = sum(int(a.nbytes) for name, a in layout.arrays.items()
                 if a is not None and name not in per_edge)

@@ -837,7 +837,7 @@ def _state(header: _Fields, buffers: dict, backend: str, name: str) -> GraphStat
     if header.value["renumber_map"] is not None:
         renumber_map = _column_from_json(header.object("renumber_map"), buffers, backend, n,
                                          True)
-    with _backend.allocations(backend):  # the inverse permutation is graph memory: RMM's
+    with _backend.allocations(backend):  # the permutation check's scratch comes from RMM
         order_name, order = _vertex_order(header, buffers, n, renumber_map is not None, xp)
     return GraphState(
         backend=backend, directed=directed, store_transposed=store_transposed,
@@ -848,8 +848,8 @@ def _state(header: _Fields, buffers: dict, backend: str, name: str) -> GraphStat
 
 
 def _vertex_order(header: _Fields, buffers: dict, n: int, renumbered: bool, xp):
-    """``(name, (internal_of, rank_of) or None)`` of the header's ``vertex_order``, its
-    permutation checked; the inverse is computed here, not stored."""
+    """``(name, internal_of or None)`` of the header's ``vertex_order``, its permutation
+    checked."""
     if header.value.get("vertex_order") is None:
         return SORTED, None
     fields = header.object("vertex_order")
@@ -871,9 +871,7 @@ def _vertex_order(header: _Fields, buffers: dict, n: int, renumbered: bool, xp):
     if not good:
         fields.fail(f"names a {internal_of.dtype} buffer of shape {internal_of.shape} that is "
                     f"not a permutation of 0 .. {n - 1} (int32 or int64)", "internal_of")
-    rank_of = xp.empty(n, dtype=internal_of.dtype)
-    rank_of[internal_of] = xp.arange(n, dtype=internal_of.dtype)
-    return order_name, (internal_of, rank_of)
+    return order_name, internal_of
 
 
 # -- columns: the renumber map and column labels --------------------------------------------------
