@@ -17,7 +17,11 @@ A knob is a field of ``cugraph_compressed.TraversalConfig``, set per graph with
   the unchecked ones (``false``);
 - ``bottom_up_alpha``, ``bottom_up_beta``: the direction-optimizing BFS switch (``none``
   for alpha: top-down only); under these every algorithm runs on the undirected graph, the
-  only one where BFS goes bottom-up.
+  only one where BFS goes bottom-up by default;
+- ``directed_bottom_up``: BFS on the directed graph goes bottom-up too (``true``), over the
+  in-lists the graph builds beside its out-lists on the first (warm-up) call: a second
+  structure, outside the times.  Every row records the bytes the graph holds after each
+  value's calls (``graph_nbytes``), printed where they differ.
 
 A knob ``LAYOUT.PARAM`` is a parameter of one layout's encoding instead
 (``CompressedGraph(format=LAYOUT, PARAM=value)``, e.g. ``cgr.min_interval_length``): that
@@ -34,6 +38,8 @@ undirected graph, the others on the directed one, PageRank with ``store_transpos
         --formats ef
     python3 benchmarks/tuning.py --scale 24 --knob checked --values false true --json out.json
     python3 benchmarks/tuning.py --scale 24 --knob bottom_up_alpha --values none 4 15 60 \
+        --algorithms bfs
+    python3 benchmarks/tuning.py --scale 24 --knob directed_bottom_up --values false true \
         --algorithms bfs
     python3 benchmarks/tuning.py --scale 24 --knob cgr.min_interval_length --values 4 8 16 32
 """
@@ -204,7 +210,7 @@ def main(argv=None):
             if kind != held:
                 graphs.clear()
                 held = kind
-            times = []
+            times, held_bytes = [], []
             for index, (config, layout_params) in enumerate(variants):
                 key = index if layout_params else 0  # a layout parameter: a graph per value
                 if key not in graphs:
@@ -214,8 +220,13 @@ def main(argv=None):
                 graph = graphs[key]
                 graph.traversal = config
                 times.append(median_ms(runner(cgc, name, graph, source), args.repeats))
+                held_bytes.append(graph.nbytes)  # with what the calls built (in-lists beside)
             print(f"{fmt:6}  {name:8}  " + "  ".join(f"{t:10.2f}" for t in times), flush=True)
+            if len(set(held_bytes)) > 1:
+                print(f"{fmt:6}  {name:8}  " + "  ".join(f"{b / 1e6:8.1f}MB" for b in held_bytes),
+                      flush=True)
             record["ms"].setdefault(fmt, {})[name] = times
+            record.setdefault("graph_nbytes", {}).setdefault(fmt, {})[name] = held_bytes
             if args.json:
                 Path(args.json).write_text(json.dumps(record, indent=1))
     if param:

@@ -520,13 +520,65 @@ vertices
             self.build_stats["reoriented"] = built.stats
             if placed is not None:
                 self._commit(placed)
-        if self._derived[0] is not self._layout:  # a new structure: nothing derived holds
-            self._derived = (self._layout, {})
+        beside = self._in_lists_beside if self._directed and not self._in_lists else None
         return Adjacency(layout=self._layout, in_lists=self._in_lists,
                          symmetric=not self._directed,
                          properties=MappingProxyType(dict(self._properties)),
-                         vertex_dtype=self.vertex_dtype,
-                         config=self._traversal).with_derived(self._derived[1])
+                         vertex_dtype=self.vertex_dtype, config=self._traversal,
+                         in_lists_beside=beside).with_derived(self._derived_now())
+
+    def _derived_now(self) -> dict:
+        """What the algorithms derived from the layout the graph holds now (emptied when the
+        structure changed: nothing derived from the old one holds)."""
+        if self._derived[0] is not self._layout:
+            self._derived = (self._layout, {})
+        return self._derived[1]
+
+    def _in_lists_beside(self) -> Adjacency:
+        """A directed graph's in-lists beside its out-lists (``Adjacency.in_lists_beside``):
+        built on the first call from the graph's own edges by the streaming build (under the
+        working budget the graph was built with, into its placement, except that ``"auto"``
+        puts their whole payload in pinned memory), without edge properties, and kept until
+        the out-lists change.  Their GPU bytes are drawn from the graph's memory budget, if it
+        has one, which is checked before the build against the out-lists' GPU bytes of the
+        same kind (per-vertex arrays, and the payload under ``"device"``): an ``"auto"`` graph
+        whose split took all of its budget has no room for them.  A MemoryError (there or in
+        the build) keeps nothing and leaves the graph as it was."""
+        layout = self._require_built()
+        derived = self._derived_now()
+        kept = derived.get(_IN_LISTS)
+        if kept is None:
+            placement = _built_placement(self._placement)
+            if self._draw is not None:  # a lower bound, before anything is allocated
+                budget, token = self._draw
+                budget.require(budget.held(token) + _gpu_nbytes_like(layout, placement),
+                               replacing=token)
+            source = StoredEdges(layout, {}, self.backend, False, self._traversal,
+                                 what="building the in-lists beside the out-lists")
+            spec = BuildSpec(layout_class=self._layout_class, layout_params=self._layout_params,
+                             directed=True, renumber=False, store_transposed=True,
+                             symmetrize=False, vertices=None, names={}, placement=placement)
+            built = build(source, spec, self.build_stats.get("budget"))
+            if self._draw is not None:  # their GPU bytes join the graph's draw
+                budget, token = self._draw
+                extra = sum(_placement.nbytes_by_placement(a)[_placement.DEVICE]
+                            for a in built.layout.arrays.values() if a is not None)
+                try:
+                    token = budget.draw(self, budget.held(token) + extra, replacing=token)
+                except MemoryError:
+                    del built  # not kept alive by the traceback
+                    raise
+                self._draw = (budget, token)
+            kept = derived[_IN_LISTS] = built.layout
+        return Adjacency(layout=kept, in_lists=True, symmetric=False,
+                         properties=MappingProxyType({}), vertex_dtype=self.vertex_dtype,
+                         config=self._traversal)
+
+    def _kept_in_lists(self):
+        """The layout of the in-lists kept beside the out-lists, or None."""
+        if self._derived[0] is not self._layout:
+            return None
+        return self._derived[1].get(_IN_LISTS)
 
     # -- description ----------------------------------------------------------------------------
     @property
@@ -628,14 +680,19 @@ vertices
         return plain_csr_nbytes(layout.num_vertices, layout.num_edges) / max(layout.nbytes, 1)
 
     def nbytes_by_component(self) -> dict:
-        """Bytes of every buffer the graph holds: the layout's, edge properties, renumber map
-        and, for an order other than ``"sorted"``, its permutation (``vertex_order``)."""
+        """Bytes of every buffer the graph holds: the layout's, edge properties, renumber map,
+        for an order other than ``"sorted"`` its permutation (``vertex_order``) and, once a
+        BFS with ``TraversalConfig.directed_bottom_up`` built them, a directed graph's
+        in-lists kept beside its out-lists (``in_lists_beside``, all their buffers)."""
         sizes = dict(self._require_built().nbytes_by_component())
         sizes.update({name: int(values.nbytes) for name, values in self._properties.items()})
         if self._ids.renumbered:
             sizes["renumber_map"] = self._ids.nbytes()
         if self._ids.order_nbytes():
             sizes["vertex_order"] = self._ids.order_nbytes()
+        kept = self._kept_in_lists()
+        if kept is not None:
+            sizes["in_lists_beside"] = int(kept.nbytes)
         return sizes
 
     @property
@@ -769,6 +826,7 @@ vertices
                 self._draw[0].release(self._draw[1])  # placed under another budget now
             self._draw = (budget, token)
         self._layout, self._properties, self._placement = layout, properties, placement
+        self._derived = (layout, {})  # what was derived from the moved buffers goes with them
         if choice is None:
             self.build_stats.pop("placement_choice", None)
         else:
@@ -791,7 +849,9 @@ vertices
         pinned bytes, over every graph, is ``cugraph_compressed.pinned_nbytes()``."""
         layout = self._require_built()
         sizes = {_placement.DEVICE: 0, _placement.HOST: 0}
-        for array in [*layout.arrays.values(), *self._properties.values()]:
+        kept = self._kept_in_lists()
+        beside = [] if kept is None else list(kept.arrays.values())
+        for array in [*layout.arrays.values(), *self._properties.values(), *beside]:
             if array is not None:
                 for side, nbytes in _placement.nbytes_by_placement(array).items():
                     sizes[side] += nbytes
@@ -839,6 +899,18 @@ def _unpickle(data, traversal, cls=CompressedGraph, placement=_placement.DEVICE,
     G._place_loaded(placement, split_vertex)  # an auto graph keeps its split
     G.traversal = traversal
     return G
+
+
+#: Where a graph keeps the in-lists it built beside its out-lists (its derived values).
+_IN_LISTS = ("bfs", "in_lists_beside")
+
+
+def _gpu_nbytes_like(layout, placement: str) -> int:
+    """GPU bytes of ``layout``'s buffers that a layout of the same kind built in ``placement``
+    keeps on the GPU: the per-vertex arrays, and the per-edge payload under ``"device"``."""
+    per_edge = set(layout.edge_buffers)
+    return sum(int(a.nbytes) for name, a in layout.arrays.items()
+               if a is not None and (placement == DEVICE or name not in per_edge))
 
 
 def _built_placement(placement: str) -> str:

@@ -49,6 +49,12 @@ class Adjacency:
         The dtype of vertex ids in results (int32 or int64).
     config : TraversalConfig
         Tuning of the device passes over lists.
+    in_lists_beside : callable, optional
+        Set on a directed graph's out-lists: returns the graph's in-lists (an
+        :class:`Adjacency` without properties), which the graph builds from its own edges on
+        the first call and keeps beside its out-lists while it holds them (counted by
+        ``CompressedGraph.nbytes``; bottom-up BFS levels with
+        ``TraversalConfig.directed_bottom_up``).  None on in-lists and symmetric lists.
     derived : dict
         Values computed from these lists and properties (:meth:`derive`): the graph's own
         (:meth:`with_derived`), kept while it holds this layout and dropped with it (a rebuild
@@ -62,6 +68,8 @@ class Adjacency:
     properties: MappingProxyType
     vertex_dtype: np.dtype
     config: TraversalConfig
+    in_lists_beside: Callable[[], Adjacency] | None = field(default=None, compare=False,
+                                                             repr=False)
     derived: dict = field(default_factory=dict, init=False, compare=False, repr=False)
 
     def with_derived(self, derived: dict) -> Adjacency:

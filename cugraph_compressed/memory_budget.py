@@ -4,12 +4,13 @@
 :class:`MemoryBudget` passed to several graphs that live side by side.  Each graph draws from
 it what it keeps on the GPU (:meth:`MemoryBudget.draw`): its per-vertex arrays, the part of its
 per-edge payload its placement keeps there and the per-vertex state of its largest algorithm
-(:data:`STATE_BYTES_PER_VERTEX`), so the algorithms of any of them still run within the
-budget.  A graph gives its draw back when it goes (a weak reference: nothing keeps a graph
-alive) or when it is placed again.  Under ``placement="auto"`` a graph takes what is left and
-keeps the rest of its payload in pinned host memory; under ``"device"`` or ``"host"`` a graph
-that does not fit what is left raises MemoryError naming the bytes it needs under
-``"device"``.
+(:data:`STATE_BYTES_PER_VERTEX`), so the algorithms of any of them still run within the budget;
+a directed graph that builds its in-lists beside its out-lists
+(``TraversalConfig.directed_bottom_up``) draws their GPU bytes too.  A graph gives its draw
+back when it goes (a weak reference: nothing keeps a graph alive) or when it is placed again.
+Under ``placement="auto"`` a graph takes what is left and keeps the rest of its payload in
+pinned host memory; under ``"device"`` or ``"host"`` a graph that does not fit what is left
+raises MemoryError naming the bytes it needs under ``"device"``.
 """
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-// Breadth-first search: level-synchronous over the traversal core (traverse.cuh), top-down or,
-// on undirected graphs, bottom-up (direction-optimizing, Beamer et al.).  Top-down, a vertex is
+// Breadth-first search: level-synchronous over the traversal core (traverse.cuh), top-down or
+// bottom-up (direction-optimizing, Beamer et al.) over in-lists: an undirected graph's own
+// lists, or those a directed graph keeps beside its out-lists
+// (TraversalConfig.directed_bottom_up).  Top-down, a vertex is
 // claimed by the first thread to set its bit in the `visited` bitmap; only that thread writes
 // its distance and predecessor and appends it to the next frontier.  Each top-down level expands
 // the frontier's short lists one item per thread and its long ones one item per warp
@@ -72,7 +74,8 @@ bfs_expand(const uint64_t* view, const D* frontier, const unsigned long long* si
 // frontier's edges: top-down turns bottom-up when the frontier's edges exceed the unexplored
 // edges over `alpha` (each top-down level takes its frontier's edges off the unexplored ones);
 // bottom-up turns back when the frontier shrinks and holds at most n / `beta` vertices.  A
-// directed graph (`enabled` 0) stays top-down: its lists are out-lists only.
+// graph without in-lists to scan (`enabled` 0: a directed graph without its in-lists beside)
+// stays top-down.
 __global__ void bfs_decide(unsigned long long* state, const unsigned long long* size, int64_t n,
                            double alpha, double beta, int enabled) {
   const unsigned long long frontier = *size, edges = state[FRONTIER_EDGES];
@@ -102,8 +105,9 @@ bfs_frontier_bits(const uint32_t* visited, uint32_t* seen, uint32_t* frontier_bi
   }
 }
 
-// Bottom-up (undirected graphs): every unvisited vertex scans its own list and stops at the
-// first neighbour in the frontier bitmap, its parent (one level up, so its distance is exact).
+// Bottom-up: every unvisited vertex scans its in-list (`view`: an undirected graph's lists, a
+// directed graph's in-lists) and stops at the first neighbour in the frontier bitmap, its parent
+// (one level up, so its distance is exact).
 // Warp w takes the 32 vertices of visited word w, w + warps, ...: only it writes that word, so
 // the lanes' finds are ORed in with a ballot and a plain store, and appended with one atomic.
 // A top-down level returns at once.

@@ -3,7 +3,9 @@
 Two backends compute the same thing: every vertex's hop distance from the nearest start vertex
 and a predecessor on a shortest path.  The host version is a plain level loop over the layout's
 host decoder (the oracle the GPU version is tested against); the device version runs the
-kernels of ``bfs.cu``, direction-optimizing on undirected graphs (``bfs_device``).  Which
+kernels of ``bfs.cu``, direction-optimizing on undirected graphs, and on directed ones over
+the in-lists they keep beside their out-lists with ``TraversalConfig.directed_bottom_up``
+(``bfs_device``).  Which
 predecessor a vertex gets when several are valid differs between them (as it does between runs
 of any parallel BFS, cuGraph's included).
 """
@@ -70,11 +72,13 @@ def bfs_device(adjacency, sources, depth_limit):
     """Level-synchronous BFS on the GPU over the out-lists' device view; returns (dist, pred).
 
     A top-down level expands the frontier in the launches of ``list_passes``: short lists one
-    item per thread, long lists one item per warp.  On an undirected graph a level goes
-    bottom-up instead when the frontier is large (``TraversalConfig.bottom_up_alpha`` and
-    ``bottom_up_beta``, decided on the device): every unvisited vertex scans its own list and
-    stops at its first neighbour in the frontier, its parent.  Distances are the same either
-    way; predecessors are parents one level up, not necessarily the same ones.
+    item per thread, long lists one item per warp.  On an undirected graph (and on a directed
+    one with ``TraversalConfig.directed_bottom_up``, over the in-lists it keeps beside its
+    out-lists) a level goes bottom-up instead when the frontier is large
+    (``TraversalConfig.bottom_up_alpha`` and ``bottom_up_beta``, decided on the device): every
+    unvisited vertex scans its in-list and stops at its first neighbour in the frontier, its
+    parent.  Distances are the same either way; predecessors are parents one level up, not
+    necessarily the same ones.
 
     No size is read on the host per level: the frontier's size, its item scan and the
     direction live in device memory (``SizedPasses``), and the host reads the sizes one level
@@ -85,6 +89,15 @@ def bfs_device(adjacency, sources, depth_limit):
 
     layout, dtype, config = adjacency.layout, adjacency.vertex_dtype, adjacency.config
     run = Traversal(layout, dtype, config)
+    bottom_up = config.bottom_up_alpha is not None and (
+        adjacency.symmetric
+        or (config.directed_bottom_up and adjacency.in_lists_beside is not None))
+    if bottom_up:
+        # Bottom-up levels scan in-lists: an undirected graph's own lists, or the in-lists a
+        # directed graph keeps beside its out-lists, built on the first call before this
+        # run's state is allocated (their build's working memory and the state never meet).
+        up = run if adjacency.symmetric else Traversal(adjacency.in_lists_beside().layout,
+                                                        dtype, config)
     n = layout.num_vertices
     words = (n + 31) // 32
     dist = cp.full(n, vertex_sentinel(dtype), dtype=dtype)
@@ -101,11 +114,10 @@ def bfs_device(adjacency, sources, depth_limit):
                                   sizes[0:1]))
     passes = SizedPasses(run, n)
     expand = [run.kernel(MODULE, name) for name in ("expand", "expand_warps")]
-    bottom_up = adjacency.symmetric and config.bottom_up_alpha is not None
     if bottom_up:
         seen = cp.zeros(words, dtype=cp.uint32)  # visited as of the last level's start
         frontier_bits = cp.empty(words, dtype=cp.uint32)
-        bits, search_up = MODULE.kernel("frontier_bits"), run.kernel(MODULE, "bottom_up")
+        bits, search_up = MODULE.kernel("frontier_bits"), up.kernel(MODULE, "bottom_up")
     decide = MODULE.kernel("decide")
     alpha = np.float64(config.bottom_up_alpha if bottom_up else 1.0)
     beta = np.float64(config.bottom_up_beta)
@@ -129,7 +141,7 @@ def bfs_device(adjacency, sources, depth_limit):
                                                      np.int32(bottom_up))))
         if bottom_up:
             search_up((passes.tiles(search_up),), (BLOCK,), (
-                run.view, np.int64(n), state, frontier_bits, visited, dist, pred, following,
+                up.view, np.int64(n), state, frontier_bits, visited, dist, pred, following,
                 next_size, next_level))
         counts.send(level, next_size)
         level += 1

@@ -19,10 +19,12 @@ The model
   gets); ``line_requests`` counts each list's lines on its own (one warp per list, as EMOGI
   reads: two lists in one line are two requests).  ``bytes`` sums the extents.
 * **BFS** (exact): a top-down level reads the whole list of every frontier vertex (the vertices
-  at distance L); a bottom-up level (undirected graphs, Beamer's switch replayed from the
-  frontier sizes and degrees exactly as ``bfs_decide`` takes it) reads the list of every
-  unvisited vertex up to its first neighbour at distance L, found in the layout's own decode
-  order (the whole list when it has none).  The read prefix of ``k`` ranks is exact for
+  at distance L); a bottom-up level (undirected graphs, and directed ones with
+  ``TraversalConfig.directed_bottom_up``; Beamer's switch replayed from the frontier sizes and
+  degrees exactly as ``bfs_decide`` takes it) reads the in-list of every unvisited vertex (an
+  undirected graph's own list, a directed graph's in-lists beside its out-lists) up to its
+  first neighbour at distance L, found in the layout's own decode order (the whole list when it
+  has none).  The read prefix of ``k`` ranks is exact for
   ``csr`` and ``fl``; for ``ef`` and ``cgr`` it is the extent's ``k / degree`` share, rounded
   up to a word (their codes are not of one width).
 * **PageRank** (exact): every list, once per iteration, times the iterations of the run.
@@ -218,7 +220,7 @@ def every_list(extents: Extents) -> Reads:
     return pass_reads(extents, xp.arange(int(extents.degree.size), dtype=np.int64))
 
 
-def bfs_levels(dist, degree, num_edges, symmetric, alpha, beta, xp):
+def bfs_levels(dist, degree, num_edges, can_go_up, alpha, beta, xp):
     """The direction of every BFS level as ``bfs_decide`` takes it, from the distances.
 
     Parameters
@@ -229,8 +231,9 @@ def bfs_levels(dist, degree, num_edges, symmetric, alpha, beta, xp):
         List lengths.
     num_edges : int
         Stored edges (the unexplored edges at the start).
-    symmetric : bool
-        Undirected: bottom-up levels are possible.
+    can_go_up : bool
+        The run has in-lists to scan (an undirected graph, or a directed one with its in-lists
+        beside): bottom-up levels are possible.
     alpha, beta : float or None
         ``TraversalConfig.bottom_up_alpha`` (None: top-down only) and ``bottom_up_beta``.
     xp : module
@@ -248,7 +251,7 @@ def bfs_levels(dist, degree, num_edges, symmetric, alpha, beta, xp):
     sizes = to_host(xp.bincount(dist[reached], minlength=levels)).astype(np.int64)
     edges = to_host(xp.bincount(dist[reached], weights=degree[reached].astype(np.float64),
                                 minlength=levels))
-    enabled = symmetric and alpha is not None
+    enabled = can_go_up and alpha is not None
     alpha = float(alpha) if enabled else 1.0
     bottom_up, unexplored, previous, out = False, int(num_edges), 0, []
     for level in range(levels):
@@ -324,16 +327,20 @@ def bfs_reads(adjacency, extents, dist) -> Reads:
     """The reads of one BFS run whose hop distances are ``dist`` (int64, -1 unreached)."""
     xp = extents.xp
     config = adjacency.config
+    in_lists = adjacency if adjacency.symmetric else None  # what bottom-up levels scan
+    if in_lists is None and config.directed_bottom_up and adjacency.in_lists_beside:
+        in_lists = adjacency.in_lists_beside()
     directions = bfs_levels(dist, extents.degree, adjacency.layout.num_edges,
-                            adjacency.symmetric, config.bottom_up_alpha, config.bottom_up_beta,
-                            xp)
+                            in_lists is not None, config.bottom_up_alpha,
+                            config.bottom_up_beta, xp)
     up = [L for L, b in enumerate(directions) if b]
-    prefixes = first_hits(adjacency, extents, dist, up) if up else {}
+    up_extents = extents if in_lists is adjacency or not up else list_extents(in_lists.layout)
+    prefixes = first_hits(in_lists, up_extents, dist, up) if up else {}
     total = Reads()
     for L, bottom in enumerate(directions):
         if bottom:
             vertices, ranks = prefixes[L]
-            total = total + pass_reads(extents, vertices, ranks)
+            total = total + pass_reads(up_extents, vertices, ranks)
         else:
             total = total + pass_reads(extents, xp.flatnonzero(dist == L))
     return total

@@ -180,11 +180,21 @@ class TraversalConfig:
         Direction-optimizing BFS on undirected graphs (Beamer's switch): a top-down level turns
         bottom-up when its frontier's edges exceed the unexplored edges divided by this
         number, so larger values switch earlier.  None: BFS stays top-down.  Directed graphs
-        are always searched top-down.
+        are searched top-down unless ``directed_bottom_up``.
     bottom_up_beta : float
         A bottom-up BFS level turns back top-down when its frontier is smaller than the
         previous one and holds at most ``num_vertices / bottom_up_beta`` vertices; larger
         values stay bottom-up longer.
+    directed_bottom_up : bool
+        Direction-optimizing BFS on directed graphs too (an opt-in, off by default): a
+        bottom-up level scans each unvisited vertex's in-list, so the graph builds its
+        in-lists from its own edges on the first such BFS (the streaming build, without edge
+        properties) and keeps them beside its out-lists until those change: a second
+        structure in memory, counted by ``CompressedGraph.nbytes``
+        (``nbytes_by_component()["in_lists_beside"]``) and drawn from its memory budget.
+        Needs ``bottom_up_alpha``; no effect on undirected graphs (their lists are both), on
+        transformed graphs (their BFS is their own) or on the host backend, whose BFS is
+        top-down.
     host_reads : bool
         On a graph whose per-edge buffers are in pinned host memory (``placement="host"``),
         run the host-reads build of the kernels (``kernels/traverse.cuh``): warps read lists
@@ -206,11 +216,12 @@ class TraversalConfig:
     checked: bool = field(default_factory=_checked_default)
     bottom_up_alpha: float | None = 15.0
     bottom_up_beta: float = 18.0
+    directed_bottom_up: bool = False
     host_reads: bool = field(default_factory=_host_reads_default)
     host_sort_frontiers_from: int | None = field(default_factory=_host_sort_default)
 
     def __post_init__(self):
-        for name in ("checked", "host_reads"):
+        for name in ("checked", "host_reads", "directed_bottom_up"):
             if not isinstance(getattr(self, name), (bool, np.bool_)):
                 raise TypeError(f"TraversalConfig.{name}={getattr(self, name)!r} must be a bool")
         for name in ("bottom_up_alpha", "bottom_up_beta"):

@@ -1,5 +1,8 @@
-"""GPU BFS bottom-up (direction-optimizing, undirected graphs) against top-down and SciPy on
-every layout (run with -m gpu on a GPU host)."""
+"""GPU BFS bottom-up (direction-optimizing: undirected graphs, and directed graphs over the
+in-lists they keep beside their out-lists with ``directed_bottom_up``) against top-down and
+SciPy on every layout (run with -m gpu on a GPU host)."""
+import gc
+
 import numpy as np
 import pytest
 from scipy.sparse import csr_matrix
@@ -7,6 +10,7 @@ from scipy.sparse.csgraph import shortest_path
 
 import cugraph_compressed as cgc
 from cugraph_compressed.generators import rmat_edgelist
+from cugraph_compressed.memory_budget import STATE_BYTES_PER_VERTEX
 
 pytestmark = pytest.mark.gpu
 DEVICE_LAYOUTS = cgc.supported()["bfs"]["device"]
@@ -63,12 +67,101 @@ def test_bottom_up_levels_give_top_down_distances(layout):
         assert np.array_equal(distances[name], distances["top-down"]), name
 
 
-@pytest.mark.parametrize("layout", DEVICE_LAYOUTS)
-def test_directed_graphs_stay_top_down(layout):
-    """A directed graph stores out-lists only: whatever the knobs, BFS follows them."""
+def directed_graph(layout, placement="device", **kwargs):
     import cudf
 
-    G = cgc.CompressedGraph(directed=True, format=layout).from_cudf_edgelist(
-        cudf.from_pandas(EDGES), renumber=False)
+    G = cgc.CompressedGraph(directed=True, format=layout, placement=placement,
+                            memory_budget=kwargs.pop("memory_budget", None))
+    return G.from_cudf_edgelist(cudf.from_pandas(EDGES), renumber=False, **kwargs)
+
+
+def beside_payload(G):
+    """Bytes of the per-edge buffers of the in-lists G keeps beside its out-lists."""
+    kept = G._kept_in_lists()
+    return sum(int(kept.arrays[name].nbytes) for name in kept.edge_buffers)
+
+
+@pytest.mark.parametrize("layout", DEVICE_LAYOUTS)
+def test_directed_graphs_stay_top_down(layout):
+    """Without directed_bottom_up a directed graph holds its out-lists only: whatever the
+    other knobs, BFS follows them and builds nothing beside."""
+    G = directed_graph(layout)
     G.traversal = cgc.TraversalConfig(**CONFIGS["bottom-up"])
+    check(cgc.bfs(G, SOURCES), directed=True)
+    assert "in_lists_beside" not in G.nbytes_by_component()
+
+
+@pytest.mark.parametrize("placement", ["device", "host", "auto"])
+@pytest.mark.parametrize("layout", DEVICE_LAYOUTS)
+def test_directed_bottom_up_scans_the_in_lists_beside(layout, placement):
+    """With directed_bottom_up the first BFS builds the in-lists beside the out-lists (in the
+    graph's placement; pinned for auto), the graph counts them, and BFS from Beamer's switch
+    or bottom-up from the first level gives SciPy's distances with parents along edges."""
+    G = directed_graph(layout, placement)
+    if placement == "auto":
+        G.to_placement("auto", split_vertex=G.number_of_vertices() // 2)
+    before, where = G.nbytes, G.nbytes_by_placement()
+    for name in ("default", "bottom-up", "bottom-up-checked"):
+        G.traversal = cgc.TraversalConfig(directed_bottom_up=True, **CONFIGS[name])
+        check(cgc.bfs(G, SOURCES), directed=True)
+        check(cgc.bfs(G, SOURCES, depth_limit=2), directed=True, depth_limit=2)
+    beside = G.nbytes_by_component()["in_lists_beside"]
+    assert beside == G._kept_in_lists().nbytes > 0 and G.nbytes == before + beside
+    on_host = G.nbytes_by_placement()["host"] - where["host"]
+    assert on_host == (0 if placement == "device" else beside_payload(G))
+
+
+@pytest.mark.parametrize("layout", DEVICE_LAYOUTS)
+def test_in_lists_beside_follow_the_out_lists(layout):
+    """A graph stored transposed is re-oriented for BFS and then builds its in-lists from the
+    new out-lists; moving the out-lists drops them, and the next BFS builds them again."""
+    G = directed_graph(layout, store_transposed=True)
+    G.traversal = cgc.TraversalConfig(directed_bottom_up=True, **CONFIGS["bottom-up"])
+    check(cgc.bfs(G, SOURCES), directed=True)
+    assert not G._in_lists and "in_lists_beside" in G.nbytes_by_component()
+    G.to_placement("host")
+    assert "in_lists_beside" not in G.nbytes_by_component()
+    check(cgc.bfs(G, SOURCES), directed=True)
+    assert G.nbytes_by_placement()["host"] > beside_payload(G) > 0
+
+
+def test_in_lists_beside_draw_from_the_graph_budget():
+    """The in-lists' GPU bytes join the graph's draw; a budget without room for them raises
+    MemoryError, keeps nothing and leaves top-down BFS running."""
+    budget = cgc.MemoryBudget(1 << 36)
+    G = directed_graph("ef", memory_budget=budget)
+    used = budget.used
+    G.traversal = cgc.TraversalConfig(directed_bottom_up=True)
+    check(cgc.bfs(G, SOURCES), directed=True)
+    assert budget.used == used + G.nbytes_by_component()["in_lists_beside"]
+    G.to_placement("device")  # placed again: the in-lists go, and their draw with them
+    assert budget.used == used and "in_lists_beside" not in G.nbytes_by_component()
+    tight = cgc.MemoryBudget(used)
+    H = directed_graph("ef", memory_budget=tight)
+    assert tight.used == used
+    H.traversal = cgc.TraversalConfig(directed_bottom_up=True)
+    with pytest.raises(MemoryError, match="under 'device'"):
+        cgc.bfs(H, SOURCES)
+    gc.collect()
+    assert tight.used == used and "in_lists_beside" not in H.nbytes_by_component()
+    H.traversal = cgc.TraversalConfig()
+    check(cgc.bfs(H, SOURCES), directed=True)
+
+
+def test_an_auto_split_that_took_its_budget_leaves_no_room_for_them():
+    """An auto graph whose split took what its budget left refuses the in-lists (MemoryError
+    before building them) and keeps running top-down."""
+    D = directed_graph("ef")
+    payload = sum(int(D._layout.arrays[k].nbytes) for k in D._layout.edge_buffers)
+    resident = D.nbytes_by_placement()["device"] - payload
+    state = D.number_of_vertices() * max(STATE_BYTES_PER_VERTEX.values())
+    budget = cgc.MemoryBudget(resident + state + payload // 2)
+    G = directed_graph("ef", "auto", memory_budget=budget)
+    assert 0 < G.placement_choice["split_vertex"] < G.number_of_vertices()
+    used = budget.used
+    G.traversal = cgc.TraversalConfig(directed_bottom_up=True)
+    with pytest.raises(MemoryError, match="under 'device'"):
+        cgc.bfs(G, SOURCES)
+    assert budget.used == used and "in_lists_beside" not in G.nbytes_by_component()
+    G.traversal = cgc.TraversalConfig()
     check(cgc.bfs(G, SOURCES), directed=True)

@@ -87,21 +87,25 @@ def test_count_ranges_matches_a_set_of_lines():
     assert got == brute_pass(None, zip(begin.tolist(), end.tolist()))
 
 
-def replay_bfs_brute(layout, dist, symmetric, config):
+def replay_bfs_brute(layout, dist, can_go_up, config, in_layout=None):
     """Per level, top-down: the frontier's whole lists; bottom-up (Beamer's rule, written out
-    per vertex): each unvisited vertex's list up to its first frontier neighbour."""
+    per vertex): each unvisited vertex's in-list (``in_layout``'s, by default its own list)
+    up to its first frontier neighbour."""
     n = layout.num_vertices
     degrees = np.asarray(layout.degrees())
-    owner, neigh, _ = layout.decode_lists(np.arange(n))
-    lists = [neigh[owner == v] for v in range(n)]
     ext = reads.list_extents(layout)
+    in_layout = layout if in_layout is None else in_layout
+    up_degrees = np.asarray(in_layout.degrees())
+    owner, neigh, _ = in_layout.decode_lists(np.arange(n))
+    lists = [neigh[owner == v] for v in range(n)]
+    up_ext = reads.list_extents(in_layout)
     direction, unexplored, previous = "down", layout.num_edges, 0
     total, ups = reads.Reads(), 0
     for level in range(int(dist.max()) + 1):
         frontier = [v for v in range(n) if dist[v] == level]
         edges = sum(int(degrees[v]) for v in frontier)
         if direction == "down":
-            if symmetric and edges * config.bottom_up_alpha > unexplored:
+            if can_go_up and edges * config.bottom_up_alpha > unexplored:
                 direction = "up"
             else:
                 unexplored -= min(edges, unexplored)
@@ -114,19 +118,19 @@ def replay_bfs_brute(layout, dist, symmetric, config):
         else:
             ups += 1
             for v in range(n):
-                if 0 <= dist[v] <= level or degrees[v] == 0:
+                if 0 <= dist[v] <= level or up_degrees[v] == 0:
                     continue
                 hits = [k for k, u in enumerate(lists[v]) if dist[u] == level]
-                k = hits[0] + 1 if hits else int(degrees[v])
+                k = hits[0] + 1 if hits else int(up_degrees[v])
                 if layout.name in ("csr", "fl"):
-                    bits = ext.rank_bits
-                    stop = (int(ext.first_edge[v]) + k) * bits
-                    end = ((stop + 31) // 32 + ext.lookahead_words) * 4
+                    bits = up_ext.rank_bits
+                    stop = (int(up_ext.first_edge[v]) + k) * bits
+                    end = ((stop + 31) // 32 + up_ext.lookahead_words) * 4
                 else:
-                    size = int(ext.end[v] - ext.begin[v])
-                    share = -(-size * k // int(degrees[v]))
-                    end = min(int(ext.end[v]), int(ext.begin[v]) + (share + 3) // 4 * 4)
-                ranges.append((int(ext.begin[v]), end))
+                    size = int(up_ext.end[v] - up_ext.begin[v])
+                    share = -(-size * k // int(up_degrees[v]))
+                    end = min(int(up_ext.end[v]), int(up_ext.begin[v]) + (share + 3) // 4 * 4)
+                ranges.append((int(up_ext.begin[v]), end))
         total = total + brute_pass(None, ranges)
     return total, ups
 
@@ -145,6 +149,24 @@ def test_bfs_reads_match_a_level_by_level_count(fmt, directed):
     assert (ups > 0) == (not directed)
     counter = reads.RunReads(G, ALGORITHMS["bfs"])
     assert counter(bfs(G, source)) == want
+
+
+@pytest.mark.parametrize("fmt", LAYOUTS)
+def test_directed_bottom_up_reads_scan_the_in_lists_beside(fmt):
+    """With directed_bottom_up the count's bottom-up levels read the in-lists the graph keeps
+    beside its out-lists, while top-down levels and the switch's edge counts stay on the
+    out-lists."""
+    G, df = build(fmt, directed=True)
+    G.traversal = TraversalConfig(bottom_up_alpha=200.0, directed_bottom_up=True)
+    a = adjacency(df.source, df.destination, N, True)
+    source = int(df.source.iloc[0])
+    expected = csgraph.shortest_path(a, unweighted=True, directed=True, indices=source)
+    dist = np.where(np.isfinite(expected), expected, -1).astype(np.int64)
+    out = G.view().adjacency("out")
+    want, ups = replay_bfs_brute(out.layout, dist, True, G.traversal,
+                                 out.in_lists_beside().layout)
+    assert ups > 0
+    assert reads.RunReads(G, ALGORITHMS["bfs"])(bfs(G, source)) == want
 
 
 @pytest.mark.parametrize("fmt", LAYOUTS)
