@@ -501,7 +501,10 @@ vertices
         budget and O(V)
         vertex arrays; the old structure is dropped only once the new one is complete, so a
         failure (MemoryError included) leaves the graph as it was.  A graph that must not
-        hold both at once is built twice instead, one per orientation.
+        hold both at once is built twice instead, one per orientation.  Under
+        ``TraversalConfig.directed_bottom_up`` the old in-lists stay as the in-lists beside
+        the new out-lists (without their properties) where the memory budget has room, so
+        BFS need not build them again.
         """
         layout = self._require_built()
         if orientation == OUT and self._directed and self._in_lists:
@@ -520,6 +523,11 @@ vertices
             self.build_stats["reoriented"] = built.stats
             if placed is not None:
                 self._commit(placed)
+            if self._traversal.directed_bottom_up:
+                try:
+                    self._keep_in_lists(layout)
+                except MemoryError:
+                    pass  # no room under the budget: a BFS that needs them builds or refuses
         beside = self._in_lists_beside if self._directed and not self._in_lists else None
         return Adjacency(layout=self._layout, in_lists=self._in_lists,
                          symmetric=not self._directed,
@@ -559,20 +567,26 @@ vertices
                              directed=True, renumber=False, store_transposed=True,
                              symmetrize=False, vertices=None, names={}, placement=placement)
             built = build(source, spec, self.build_stats.get("budget"))
-            if self._draw is not None:  # their GPU bytes join the graph's draw
-                budget, token = self._draw
-                extra = sum(_placement.nbytes_by_placement(a)[_placement.DEVICE]
-                            for a in built.layout.arrays.values() if a is not None)
-                try:
-                    token = budget.draw(self, budget.held(token) + extra, replacing=token)
-                except MemoryError:
-                    del built  # not kept alive by the traceback
-                    raise
-                self._draw = (budget, token)
-            kept = derived[_IN_LISTS] = built.layout
+            try:
+                self._keep_in_lists(built.layout)
+            except MemoryError:
+                del built  # not kept alive by the traceback
+                raise
+            kept = derived[_IN_LISTS]
         return Adjacency(layout=kept, in_lists=True, symmetric=False,
                          properties=MappingProxyType({}), vertex_dtype=self.vertex_dtype,
                          config=self._traversal)
+
+    def _keep_in_lists(self, lists) -> None:
+        """Keep ``lists``, the in-lists of the graph's out-lists, beside them; their GPU bytes
+        join the graph's draw from its memory budget (MemoryError: nothing is kept)."""
+        if self._draw is not None:
+            budget, token = self._draw
+            extra = sum(_placement.nbytes_by_placement(a)[_placement.DEVICE]
+                        for a in lists.arrays.values() if a is not None)
+            self._draw = (budget, budget.draw(self, budget.held(token) + extra,
+                                              replacing=token))
+        self._derived_now()[_IN_LISTS] = lists
 
     def _kept_in_lists(self):
         """The layout of the in-lists kept beside the out-lists, or None."""

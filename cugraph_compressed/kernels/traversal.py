@@ -189,7 +189,8 @@ class TraversalConfig:
         Direction-optimizing BFS on directed graphs too (an opt-in, off by default): a
         bottom-up level scans each unvisited vertex's in-list, so the graph builds its
         in-lists from its own edges on the first such BFS (the streaming build, without edge
-        properties) and keeps them beside its out-lists until those change: a second
+        properties; a graph stored transposed keeps the in-lists it is re-oriented from) and
+        keeps them beside its out-lists until those change: a second
         structure in memory, counted by ``CompressedGraph.nbytes``
         (``nbytes_by_component()["in_lists_beside"]``) and drawn from its memory budget.
         Needs ``bottom_up_alpha``; no effect on undirected graphs (their lists are both), on

@@ -9,6 +9,7 @@ import pytest
 from graphs import host_array, random_edges
 
 import cugraph_compressed as cgc
+from cugraph_compressed import graph as graph_module
 from cugraph_compressed.graph_view import ANY, OUT
 
 LAYOUTS = sorted(cgc.FORMATS)
@@ -74,3 +75,21 @@ def test_directed_bottom_up_is_a_bool():
     assert not cgc.TraversalConfig().directed_bottom_up
     with pytest.raises(TypeError, match="directed_bottom_up=1 must be a bool"):
         cgc.TraversalConfig(directed_bottom_up=1)
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_a_re_orientation_keeps_the_old_in_lists(layout, monkeypatch):
+    """With directed_bottom_up, re-orienting a transposed graph keeps its in-lists (without
+    their properties) beside the new out-lists: one build, not two."""
+    df = random_edges(200, 2500, seed=14, weighted=True)
+    T = graph(df, layout, store_transposed=True)
+    T.traversal = cgc.TraversalConfig(directed_bottom_up=True)
+    old = T._layout
+    builds = []
+    real = graph_module.build
+    monkeypatch.setattr(graph_module, "build", lambda *a, **k: builds.append(1) or real(*a, **k))
+    out = T.view().adjacency(OUT)
+    assert len(builds) == 1 and not out.in_lists
+    assert out.in_lists_beside().layout is old and len(builds) == 1
+    assert T.nbytes_by_component()["in_lists_beside"] == old.nbytes
+    assert "weight" in T.nbytes_by_component()  # the out-lists' own weights, once
