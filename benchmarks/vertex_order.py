@@ -12,7 +12,7 @@ kind, every layout is built from it with ``renumber=True`` in each order:
 
 A row records the layout's structure bytes and bytes per stored edge (the layout's own buffers:
 what the order changes), the graph's total bytes (renumber map and, for ``degree``, the
-order's two permutations included), every buffer's bytes, and the build's seconds (one build,
+order's permutation included), every buffer's bytes, and the build's seconds (one build,
 no repeats: timings here are indicative; the GPU benchmarks time algorithms).  Every degree
 graph is checked against the sorted one: the same stored edge count and the same BFS distances
 (in user ids) from one vertex with an out-edge; a failed check makes the exit status 1.

@@ -168,7 +168,7 @@ class _Build:
         self.xp = self.lib = None
         self.ids = None
         self.counts = None  # edges per list (internal ids, with repeats), once counted
-        self.order = None  # the degree order: (internal id of each rank, rank of each id)
+        self.order = None  # the degree order: the internal id of each rank
         self.stats = {"passes": 0}
 
     # -- passes -------------------------------------------------------------------------------
@@ -246,9 +246,10 @@ class _Build:
         if spec.vertex_order == DEGREE:
             self.stage = "counting degrees for the vertex order"
             by_rank = self._list_counts()
-            self.order = degree_order(by_rank, self.index_dtype, self.xp)
-            self.ids.reorder(self.order[0])
-            self.counts = by_rank[self.order[1]]  # the range split needs no pass of its own
+            self.order, rank_of = degree_order(by_rank, self.index_dtype, self.xp)
+            self.ids.reorder(self.order)
+            self.counts = by_rank[rank_of]  # the range split needs no pass of its own
+            del rank_of
         if not spec.renumber:  # auto sizes every candidate: their encoders live side by side
             per_vertex = sum(cls.build_bytes_per_vertex for cls, _ in spec.layouts().values())
             check_vertex_memory(n, per_vertex, source.backend)
@@ -396,7 +397,7 @@ class _Build:
             del edges
         prop_bytes = sum(num_edges * d.itemsize for d in self.prop_dtypes.values())
         ids = VertexIds(self.source.backend, n, self.vertex_dtype, self.ids.renumber_map,
-                        None if self.order is None else self.order[0])
+                        self.order)
         extra = prop_bytes + ids.nbytes() + ids.order_nbytes()
         if spec.auto is not None:
             limit = spec.auto.max_nbytes

@@ -275,10 +275,14 @@ class VertexIds:
             return internal
         xp = _backend.array_module(self.backend)
         lib = _backend.frame_library(self.backend)
+        # The inverse permutation first, while only the input is live (its scatter's own
+        # temporary then meets nothing else).
+        inverse = None if self.internal_of is None else self._ranks()
         missing = internal < 0
         ranks = xp.where(missing, 0, internal)
-        if self.internal_of is not None:
-            ranks = self._ranks()[ranks]
+        if inverse is not None:
+            ranks = inverse[ranks]
+            del inverse
         values = self._map_array()
         if values is not None:  # a gather of the map's array: no Series machinery
             ids = values[ranks]

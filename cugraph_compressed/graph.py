@@ -502,9 +502,11 @@ vertices
         vertex arrays; the old structure is dropped only once the new one is complete, so a
         failure (MemoryError included) leaves the graph as it was.  A graph that must not
         hold both at once is built twice instead, one per orientation.  Under
-        ``TraversalConfig.directed_bottom_up`` the old in-lists stay as the in-lists beside
-        the new out-lists (without their properties) where the memory budget has room, so
-        BFS need not build them again.
+        ``TraversalConfig.directed_bottom_up`` (with ``bottom_up_alpha``) a graph keeps its old
+        in-lists (without their properties) as the in-lists beside the new out-lists where its
+        memory budget has room, so BFS need not build them again; not under ``"auto"``
+        placement, whose split is the new out-lists' alone (its in-lists are built into
+        pinned memory when BFS asks).
         """
         layout = self._require_built()
         if orientation == OUT and self._directed and self._in_lists:
@@ -523,7 +525,9 @@ vertices
             self.build_stats["reoriented"] = built.stats
             if placed is not None:
                 self._commit(placed)
-            if self._traversal.directed_bottom_up:
+            config = self._traversal
+            if (config.directed_bottom_up and config.bottom_up_alpha is not None
+                    and (self.backend == HOST or self._placement != _placement.AUTO)):
                 try:
                     self._keep_in_lists(layout)
                 except MemoryError:
@@ -544,7 +548,8 @@ vertices
 
     def _in_lists_beside(self) -> Adjacency:
         """A directed graph's in-lists beside its out-lists (``Adjacency.in_lists_beside``):
-        built on the first call from the graph's own edges by the streaming build (under the
+        those a re-orientation kept (``_oriented``), or built on the first call from the
+        graph's own edges by the streaming build (under the
         working budget the graph was built with, into its placement, except that ``"auto"``
         puts their whole payload in pinned memory), without edge properties, and kept until
         the out-lists change.  Their GPU bytes are drawn from the graph's memory budget, if it
@@ -695,9 +700,9 @@ vertices
 
     def nbytes_by_component(self) -> dict:
         """Bytes of every buffer the graph holds: the layout's, edge properties, renumber map,
-        for an order other than ``"sorted"`` its permutation (``vertex_order``) and, once a
-        BFS with ``TraversalConfig.directed_bottom_up`` built them, a directed graph's
-        in-lists kept beside its out-lists (``in_lists_beside``, all their buffers)."""
+        for an order other than ``"sorted"`` its permutation (``vertex_order``) and, once
+        ``TraversalConfig.directed_bottom_up`` had them built or kept, a directed graph's
+        in-lists beside its out-lists (``in_lists_beside``, all their buffers)."""
         sizes = dict(self._require_built().nbytes_by_component())
         sizes.update({name: int(values.nbytes) for name, values in self._properties.items()})
         if self._ids.renumbered:

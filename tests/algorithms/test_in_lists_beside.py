@@ -93,3 +93,14 @@ def test_a_re_orientation_keeps_the_old_in_lists(layout, monkeypatch):
     assert out.in_lists_beside().layout is old and len(builds) == 1
     assert T.nbytes_by_component()["in_lists_beside"] == old.nbytes
     assert "weight" in T.nbytes_by_component()  # the out-lists' own weights, once
+
+
+def test_a_re_orientation_keeps_them_only_for_bottom_up_bfs():
+    """Without directed_bottom_up, or with bottom-up BFS switched off, the old in-lists go."""
+    df = random_edges(200, 2500, seed=15, weighted=True)
+    for config in (cgc.TraversalConfig(),
+                   cgc.TraversalConfig(directed_bottom_up=True, bottom_up_alpha=None)):
+        T = graph(df, "ef", store_transposed=True)
+        T.traversal = config
+        T.view().adjacency(OUT)
+        assert not T._in_lists and T._kept_in_lists() is None
