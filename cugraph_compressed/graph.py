@@ -525,9 +525,8 @@ vertices
             self.build_stats["reoriented"] = built.stats
             if placed is not None:
                 self._commit(placed)
-            config = self._traversal
-            if (config.directed_bottom_up and config.bottom_up_alpha is not None
-                    and (self.backend == HOST or self._placement != _placement.AUTO)):
+            if self._traversal.directed_goes_up and (self.backend == HOST
+                                                     or self._placement != _placement.AUTO):
                 try:
                     self._keep_in_lists(layout)
                 except MemoryError:
@@ -562,10 +561,12 @@ vertices
         kept = derived.get(_IN_LISTS)
         if kept is None:
             placement = _built_placement(self._placement)
-            if self._draw is not None:  # a lower bound, before anything is allocated
-                budget, token = self._draw
-                budget.require(budget.held(token) + _gpu_nbytes_like(layout, placement),
-                               replacing=token)
+            if self._draw is not None:  # a lower bound, before anything is allocated:
+                budget, token = self._draw  # what the out-lists of this kind keep on the GPU
+                like = _resident_nbytes(layout, {}, None)
+                if placement == DEVICE:
+                    like += sum(int(layout.arrays[name].nbytes) for name in layout.edge_buffers)
+                budget.require(budget.held(token) + like, replacing=token)
             source = StoredEdges(layout, {}, self.backend, False, self._traversal,
                                  what="building the in-lists beside the out-lists")
             spec = BuildSpec(layout_class=self._layout_class, layout_params=self._layout_params,
@@ -922,14 +923,6 @@ def _unpickle(data, traversal, cls=CompressedGraph, placement=_placement.DEVICE,
 
 #: Where a graph keeps the in-lists it built beside its out-lists (its derived values).
 _IN_LISTS = ("bfs", "in_lists_beside")
-
-
-def _gpu_nbytes_like(layout, placement: str) -> int:
-    """GPU bytes of ``layout``'s buffers that a layout of the same kind built in ``placement``
-    keeps on the GPU: the per-vertex arrays, and the per-edge payload under ``"device"``."""
-    per_edge = set(layout.edge_buffers)
-    return sum(int(a.nbytes) for name, a in layout.arrays.items()
-               if a is not None and (placement == DEVICE or name not in per_edge))
 
 
 def _built_placement(placement: str) -> str:

@@ -52,7 +52,8 @@ class Adjacency:
     in_lists_beside : callable, optional
         Set on a directed graph's out-lists: returns the graph's in-lists (an
         :class:`Adjacency` without properties), which the graph builds from its own edges on
-        the first call and keeps beside its out-lists while it holds them (counted by
+        the first call (or kept from a re-orientation) and keeps beside its out-lists while
+        it holds them (counted by
         ``CompressedGraph.nbytes``; bottom-up BFS levels with
         ``TraversalConfig.directed_bottom_up``).  None on in-lists and symmetric lists.
     derived : dict
@@ -71,6 +72,19 @@ class Adjacency:
     in_lists_beside: Callable[[], Adjacency] | None = field(default=None, compare=False,
                                                              repr=False)
     derived: dict = field(default_factory=dict, init=False, compare=False, repr=False)
+
+    def bottom_up_lists(self) -> Adjacency | None:
+        """The lists a bottom-up BFS level scans, or None when BFS stays top-down: these
+        lists on an undirected graph, the in-lists beside a directed graph's out-lists with
+        ``TraversalConfig.directed_goes_up`` (built on the first call), under Beamer's switch
+        (``bottom_up_alpha`` set)."""
+        if self.config.bottom_up_alpha is None:
+            return None
+        if self.symmetric:
+            return self
+        if self.config.directed_goes_up and self.in_lists_beside is not None:
+            return self.in_lists_beside()
+        return None
 
     def with_derived(self, derived: dict) -> Adjacency:
         """This adjacency holding ``derived`` (the graph's dict for its current layout)."""

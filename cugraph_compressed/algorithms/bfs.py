@@ -89,15 +89,12 @@ def bfs_device(adjacency, sources, depth_limit):
 
     layout, dtype, config = adjacency.layout, adjacency.vertex_dtype, adjacency.config
     run = Traversal(layout, dtype, config)
-    bottom_up = config.bottom_up_alpha is not None and (
-        adjacency.symmetric
-        or (config.directed_bottom_up and adjacency.in_lists_beside is not None))
+    # Asked before this run's state is allocated: a directed graph's in-lists are built on
+    # the first call, and their build's working memory and the state never meet.
+    up_lists = adjacency.bottom_up_lists()
+    bottom_up = up_lists is not None
     if bottom_up:
-        # Bottom-up levels scan in-lists: an undirected graph's own lists, or the in-lists a
-        # directed graph keeps beside its out-lists, built on the first call before this
-        # run's state is allocated (their build's working memory and the state never meet).
-        up = run if adjacency.symmetric else Traversal(adjacency.in_lists_beside().layout,
-                                                        dtype, config)
+        up = run if up_lists is adjacency else Traversal(up_lists.layout, dtype, config)
     n = layout.num_vertices
     words = (n + 31) // 32
     dist = cp.full(n, vertex_sentinel(dtype), dtype=dtype)

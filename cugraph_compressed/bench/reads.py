@@ -327,9 +327,7 @@ def bfs_reads(adjacency, extents, dist) -> Reads:
     """The reads of one BFS run whose hop distances are ``dist`` (int64, -1 unreached)."""
     xp = extents.xp
     config = adjacency.config
-    in_lists = adjacency if adjacency.symmetric else None  # what bottom-up levels scan
-    if in_lists is None and config.directed_bottom_up and adjacency.in_lists_beside:
-        in_lists = adjacency.in_lists_beside()
+    in_lists = adjacency.bottom_up_lists()
     directions = bfs_levels(dist, extents.degree, adjacency.layout.num_edges,
                             in_lists is not None, config.bottom_up_alpha,
                             config.bottom_up_beta, xp)

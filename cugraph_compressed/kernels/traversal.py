@@ -221,6 +221,12 @@ class TraversalConfig:
     host_reads: bool = field(default_factory=_host_reads_default)
     host_sort_frontiers_from: int | None = field(default_factory=_host_sort_default)
 
+    @property
+    def directed_goes_up(self) -> bool:
+        """BFS on a directed graph may run bottom-up levels (over its in-lists beside):
+        ``directed_bottom_up`` with Beamer's switch on (``bottom_up_alpha`` set)."""
+        return self.directed_bottom_up and self.bottom_up_alpha is not None
+
     def __post_init__(self):
         for name in ("checked", "host_reads", "directed_bottom_up"):
             if not isinstance(getattr(self, name), (bool, np.bool_)):
