@@ -46,6 +46,10 @@ def main(argv=None):
                    help="auto placement: the budget leaves room on the GPU for this share of "
                         "each graph's per-edge bytes (payload and edge properties), beside its "
                         f"per-vertex arrays and algorithm state; 0 < F < 1 ({bench.AUTO_SHARE})")
+    p.add_argument("--directed-bottom-up", action="store_true",
+                   help="also time each layout's BFS on directed graphs going bottom-up over "
+                        "in-lists kept beside its out-lists (TraversalConfig("
+                        "directed_bottom_up=True)), a '+bottom-up' row whose build makes both")
     p.add_argument("--no-reads", action="store_true",
                    help="do not count the lines and bytes each run reads (counted by default, "
                         "outside the timed calls)")
@@ -80,6 +84,7 @@ def main(argv=None):
         edge_factor=args.edge_factor, seed=args.seed, backend=args.backend,
         with_cugraph=not args.no_cugraph, cugraph_renumber_false=args.cugraph_renumber_false,
         vertex_order=args.vertex_order, placements=args.placements, auto_share=args.auto_share,
+        directed_bottom_up=args.directed_bottom_up,
         count_reads=not args.no_reads, time_limit_s=args.time_limit,
         git_commit=args.git_commit, checkpoint=checkpoint)
     print(f"{record['device']} ({record['backend']}), commit {record['git_commit']}, "

@@ -40,6 +40,7 @@ def result_row(backend, graph, contender, algorithm, kind, **fields):
         "scale": graph["scale"], "directed": graph["directed"], "contender": contender.name,
         "format": contender.format, "renumber": contender.renumber, "backend": backend,
         "placement": contender.placement if not contender.is_cugraph else "device",
+        "directed_bottom_up": contender.directed_bottom_up,
         "auto_placement": None, "algorithm": algorithm, "graph": kind,
         "edges": graph["edges"], "sources": None, "ms": None, "ms_min": None, "ms_max": None,
         "warmup_ms": None, "runs": 0, "gteps": None, "structure_bytes": None,
@@ -81,7 +82,8 @@ def contender_label(result):
     str
     """
     return Contender(result["contender"], result["format"], result.get("renumber", True),
-                     placement=result.get("placement", "device")).title
+                     placement=result.get("placement", "device"),
+                     directed_bottom_up=result.get("directed_bottom_up", False)).title
 
 
 def _direction(directed):

@@ -57,7 +57,8 @@ from .timing import time_builds, time_calls
 def run_benchmark(scales, *, directed=True, algorithms=tuple(SPECS), formats=None, repeats=5,
                   encode_repeats=3, num_sources=4, edge_factor=16, seed=42, backend="auto",
                   cugraph_renumber_false=False, vertex_order="degree", placements=("device",),
-                  auto_share=AUTO_SHARE, with_cugraph=True, count_reads=True,
+                  auto_share=AUTO_SHARE, directed_bottom_up=False, with_cugraph=True,
+                  count_reads=True,
                   time_limit_s=None, git_commit=None, log=None, checkpoint=None,
                   progress=False):
     """Generate R-MAT graphs and measure every contender on each.
@@ -105,6 +106,11 @@ def run_benchmark(scales, *, directed=True, algorithms=tuple(SPECS), formats=Non
         Strictly between 0 and 1: the share of an ``"auto"`` graph's per-edge bytes (payload
         and edge properties) its budget leaves room for on the GPU; recorded in ``settings``
         and, with what auto chose, in each auto row's ``auto_placement``.
+    directed_bottom_up : bool, default False
+        Also time each layout's BFS on directed graphs with
+        ``TraversalConfig(directed_bottom_up=True)``, a ``+bottom-up`` row after the layout's
+        own (:class:`~cugraph_compressed.bench.specs.Contender`): its build includes the
+        in-lists kept beside the out-lists, so its build time, peak and bytes count both.
     with_cugraph : bool, default True
         Include cuGraph itself as a contender (device backend only, when importable).
     count_reads : bool, default True
@@ -160,10 +166,11 @@ def run_benchmark(scales, *, directed=True, algorithms=tuple(SPECS), formats=Non
     deadline = None if time_limit_s is None else time.monotonic() + float(time_limit_s)
     if not placements:
         raise ValueError("placements must name at least one placement")
+    directed_bottom_up = check_bool("directed_bottom_up", directed_bottom_up)
     sides = contenders(formats, cugraph_ok, cugraph_renumber_false, vertex_order, placements,
-                       auto_share)
+                       auto_share, directed_bottom_up)
     log = _Log(log, progress, len(scales) * (1 + sum(
-        len(sides) * _steps_per_contender(specs, d) for d in directions)))
+        _steps_per_contender(c, specs, d) for c in sides for d in directions)))
     log(f"backend: {backend}" + (f" ({why_host})" if why_host else "")
         + f"; contenders: {[CUGRAPH if c.is_cugraph else c.label for c in sides]}"
         + f"; algorithms: {algorithms}")
@@ -181,6 +188,7 @@ def run_benchmark(scales, *, directed=True, algorithms=tuple(SPECS), formats=Non
                      "sssp_rtol": SSSP_RTOL, "pagerank_l1": PAGERANK_L1,
                      "renumber": True, "vertex_order": vertex_order,
                      "placements": placements, "auto_share": auto_share,
+                     "directed_bottom_up": directed_bottom_up,
                      "count_reads": count_reads,
                      "time_limit_s": time_limit_s,
                      "reads_rates": {"lines_per_s": reads.LINES_PER_S,
@@ -253,11 +261,12 @@ def measure_graph(env, df, graph, sides, specs, sources, *, repeats=5, encode_re
         ``specs``, contenders in their order within each.
     """
     if not isinstance(log, _Log):
-        log = _Log(log, False, len(sides) * _steps_per_contender(specs, graph["directed"]))
+        log = _Log(log, False,
+                   sum(_steps_per_contender(c, specs, graph["directed"]) for c in sides))
     shared = _Shared(counted={} if count_reads else None, deadline=deadline)
     results = []
     for contender in sides:
-        log(f"  {contender.name} [{contender.format}]")
+        log(f"  {contender.name} [{contender.title}]")
         results += _measure(env, df, graph, contender, specs, sources, repeats, encode_repeats,
                             shared, log)
     del shared
@@ -317,9 +326,10 @@ class _Log:
         self.bar.close()
 
 
-def _steps_per_contender(specs, directed):
+def _steps_per_contender(contender, specs, directed):
     """Builds (one per graph kind used) and algorithm runs of one contender on one graph."""
-    runs = [spec for spec in specs if not spec.skip_note(directed)]
+    runs = [spec for spec in specs
+            if not spec.skip_note(directed) and not contender.skip_note(spec, directed)]
     return len({spec.graph for spec in runs}) + len(runs)
 
 
@@ -350,7 +360,8 @@ def _measure(env, df, graph, contender, specs, sources, repeats, encode_repeats,
         for spec in specs:
             if spec.graph != kind:
                 continue
-            note = spec.skip_note(graph["directed"])
+            note = (spec.skip_note(graph["directed"])
+                    or contender.skip_note(spec, graph["directed"]))
             if note:
                 rows.append(result_row(env.backend, graph, contender, spec.name, kind,
                                        note=note))
@@ -429,7 +440,7 @@ def _measure_algorithm(env, G, graph, contender, kind, spec, sources, repeats, s
         return row(note=NOTE_TIME_LIMIT)
     calls = [(s,) for s in sources] if spec.per_source else [()]
     recorded_sources = sources if spec.per_source else None
-    key = (contender.format, contender.vertex_order, spec.name)
+    key = (contender.format, contender.vertex_order, contender.directed_bottom_up, spec.name)
     counter = None
     if counted is not None and not contender.is_cugraph and key not in counted:
         counter = _count(lambda graph: reads.RunReads(graph, spec.algorithm), G)

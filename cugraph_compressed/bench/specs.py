@@ -8,7 +8,7 @@ graph stored transposed, every other algorithm on the weighted graph (weights ar
 for those that do not need them, so that one graph serves all of them).
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..algorithms import ALGORITHMS as REGISTRY
 from ..algorithms.registry import Algorithm, device_layouts
@@ -144,6 +144,11 @@ class Contender:
     auto_share : float or None
         With ``placement="auto"``: the share of the per-edge bytes its memory budget leaves
         room for on the GPU (:func:`auto_budget`); None otherwise.
+    directed_bottom_up : bool
+        Ours with ``TraversalConfig(directed_bottom_up=True)``: BFS on a directed graph goes
+        bottom-up over in-lists kept beside the out-lists, which its build makes too (so the
+        build's time, peak and bytes include them).  Such a contender times BFS on directed
+        graphs only (:meth:`skip_note`).
     """
 
     name: str
@@ -152,13 +157,20 @@ class Contender:
     vertex_order: str = "degree"
     placement: str = "device"
     auto_share: float | None = None
+    directed_bottom_up: bool = False
 
     @property
     def label(self):
-        """``name:format`` (``name:format@host`` for a host-placed graph), what other
-        contenders' results name as ``checked_against``."""
+        """``name:format`` (``name:format@host`` for a host-placed graph,
+        ``name:format+bottom-up`` with ``directed_bottom_up``), what other contenders' results
+        name as ``checked_against``."""
+        return f"{self.name}:{self.format}{self._variant}"
+
+    @property
+    def _variant(self):
+        """What tells this graph of a layout from others of the same layout."""
         where = "" if self.placement == "device" else f"@{self.placement}"
-        return f"{self.name}:{self.format}{where}"
+        return where + ("+bottom-up" if self.directed_bottom_up else "")
 
     @property
     def is_cugraph(self):
@@ -171,8 +183,15 @@ class Contender:
         if self.name not in (CUGRAPH, OURS):
             return f"{self.name} ({self.format})"
         if not self.is_cugraph:
-            return self.format if self.placement == "device" else f"{self.format}@{self.placement}"
+            return f"{self.format}{self._variant}"
         return "cuGraph" if self.renumber else "cuGraph renumber=False"
+
+    def skip_note(self, spec, directed):
+        """Why this contender does not time ``spec`` on a graph of this directedness (a
+        ``directed_bottom_up`` contender times BFS on directed graphs only), or None."""
+        if self.directed_bottom_up and (spec.name != "bfs" or not directed):
+            return "skipped: the directed bottom-up contender times BFS on directed graphs only"
+        return None
 
     def builder(self, env, directed, kind):
         """A function building this contender's graph of kind ``kind`` from an edge frame.
@@ -203,9 +222,11 @@ class Contender:
                 return G
         else:
             from ..graph import CompressedGraph
+            from ..graph_view import OUT
+            from ..kernels.traversal import TraversalConfig
 
             fmt, order, placement = self.format, self.vertex_order, self.placement
-            share = self.auto_share
+            share, bottom_up = self.auto_share, self.directed_bottom_up
 
             def build(df):
                 G = CompressedGraph(directed=directed, format=fmt, vertex_order=order,
@@ -213,7 +234,11 @@ class Contender:
                 load = (G.from_cudf_edgelist if env.backend == "device"
                         else G.from_pandas_edgelist)
                 load(df, source="source", destination="destination", renumber=renumber, **kw)
-                return place_auto(G, share) if placement == "auto" else G
+                G = place_auto(G, share) if placement == "auto" else G
+                if bottom_up:  # the in-lists are built now, as part of the graph's build
+                    G.traversal = TraversalConfig(directed_bottom_up=True)
+                    G.view().adjacency(OUT).bottom_up_lists()
+                return G
         return build
 
     def call(self, env, spec):
@@ -329,7 +354,7 @@ def auto_fields(auto_share, vertex_order, choice, sizes):
 
 
 def contenders(formats, with_cugraph, cugraph_renumber_false=False, vertex_order="degree",
-               placements=("device",), auto_share=AUTO_SHARE):
+               placements=("device",), auto_share=AUTO_SHARE, directed_bottom_up=False):
     """Everything measured side by side, in the order measured.
 
     Parameters
@@ -349,6 +374,9 @@ def contenders(formats, with_cugraph, cugraph_renumber_false=False, vertex_order
         in order.
     auto_share : float
         The ``auto_share`` of the ``"auto"`` contenders, checked (:func:`check_auto_share`).
+    directed_bottom_up : bool
+        Each of ours again right after itself with ``directed_bottom_up``: its BFS on
+        directed graphs over in-lists kept beside the out-lists.
 
     Returns
     -------
@@ -357,7 +385,12 @@ def contenders(formats, with_cugraph, cugraph_renumber_false=False, vertex_order
     sides = [Contender(CUGRAPH, "native")] if with_cugraph else []
     if with_cugraph and cugraph_renumber_false:
         sides.append(Contender(CUGRAPH, NO_RENUMBER, renumber=False))
-    return sides + [Contender(OURS, f, vertex_order=vertex_order, placement=p)
-                    if p != "auto" else
-                    Contender(OURS, f, vertex_order="degree", placement=p, auto_share=auto_share)
-                    for f in formats for p in placements]
+    for f in formats:
+        for p in placements:
+            ours = (Contender(OURS, f, vertex_order=vertex_order, placement=p) if p != "auto"
+                    else Contender(OURS, f, vertex_order="degree", placement=p,
+                                   auto_share=auto_share))
+            sides.append(ours)
+            if directed_bottom_up:
+                sides.append(replace(ours, directed_bottom_up=True))
+    return sides

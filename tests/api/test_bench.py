@@ -12,7 +12,7 @@ from cugraph_compressed.bench.checks import agrees, summarize
 # The keys of a result row, in their order: records before and after a change compare.
 ROW_KEYS = [
     "scale", "directed", "contender", "format", "renumber", "backend", "placement",
-    "auto_placement", "algorithm", "graph", "edges",
+    "directed_bottom_up", "auto_placement", "algorithm", "graph", "edges",
     "sources", "ms", "ms_min", "ms_max", "warmup_ms", "runs", "gteps", "structure_bytes",
     "bytes_per_edge", "components", "rmm_bytes", "rmm_peak_bytes", "compression_ratio",
     "plain_csr_bytes", "encode_ms", "encode_warmup_ms", "encode_edges_per_s", "reported_edges",
@@ -135,6 +135,30 @@ def test_each_layout_runs_once_per_placement_and_rows_say_where():
     for bad, error in (([], "at least one"), (["gpu"], "placement")):
         with pytest.raises(ValueError, match=error):
             run_benchmark([6], backend="host", placements=bad, log=lambda _: None)
+
+
+def test_bottom_up_contenders_time_directed_bfs_only_and_count_both_lists():
+    """--directed-bottom-up puts a '+bottom-up' twin after each layout: its build keeps the
+    in-lists beside the out-lists (counted in its bytes), it times BFS on directed graphs only
+    and is checked against the first contender like any other."""
+    record = run_benchmark([6], directed=[True, False], algorithms=["bfs", "sssp"],
+                           formats=["csr"], repeats=1, encode_repeats=1, num_sources=1,
+                           backend="host", directed_bottom_up=True, git_commit="test",
+                           log=lambda _: None)
+    assert record["settings"]["directed_bottom_up"] is True and not failed(record)
+    rows = {(r["directed"], r["algorithm"], r["directed_bottom_up"]): r
+            for r in record["results"]}
+    assert len(rows) == len(record["results"]) == 8
+    up, plain = rows[True, "bfs", True], rows[True, "bfs", False]
+    assert up["check"] == "ok" and up["checked_against"] == "cugraph_compressed:csr"
+    assert up["components"]["in_lists_beside"] > 0
+    assert up["structure_bytes"] > plain["structure_bytes"]
+    for key in [(True, "sssp", True), (False, "bfs", True), (False, "sssp", True)]:
+        assert rows[key]["ms"] is None and "bottom-up" in rows[key]["note"]
+    timed = [line for line in format_table(record).splitlines() if "csr+bottom-up  " in line]
+    assert len(timed) == 1 and " bfs " in timed[0] and timed[0].endswith("ok")
+    with pytest.raises(TypeError, match="directed_bottom_up"):
+        run_benchmark([6], backend="host", directed_bottom_up="yes", log=lambda _: None)
 
 
 @pytest.mark.parametrize("share", [0, 1, 1.5, -0.25, float("nan"), True, "0.5", None])
