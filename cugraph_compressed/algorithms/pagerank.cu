@@ -1,11 +1,11 @@
 // PageRank's sparse product over the traversal core.  Pull (in-lists, or an undirected graph's
 // symmetric lists): every item sums its edges' contributions privately and adds the sum to its
 // owner.  Push (out-lists): each edge's contribution is added to its neighbour atomically.
-// Short lists go one item per thread, where an item that is its owner's whole list stores its
-// sum without an atomic; long ones one item per warp (pagerank_spmv<..., PerWarp>), whose lanes
-// sum their ranks, reduce the sums by shuffles and add the total with one atomic from lane 0,
-// always (a warp item holds a whole list only at exactly its size: no store shortcut there).
-// kernels/traversal.py list_passes says where the cut lies.
+// Short lists go one item per thread; long ones one item per warp (pagerank_spmv<..., PerWarp>),
+// whose lanes sum their ranks and reduce the sums by shuffles, lane 0 holding the total.  An
+// item that is its owner's whole list (it starts the list and is shorter than a full item)
+// stores its sum; others add it with an atomic.  Lists from the warp cut up to a warp item's
+// size are whole warp items.  kernels/traversal.py list_passes says where the cut lies.
 #include "kernels/traverse.cuh"
 
 // What an edge carries: the score share of its far end (pull) or of its owner (push), times the
@@ -46,13 +46,11 @@ pagerank_spmv(const uint64_t* view, const D* vertices, const int64_t* scan, int6
     if (pull) {
       double sum = 0.0;
       decode([&](int64_t slot, int64_t v) { sum += share.pulled(slot, v); });
-      if constexpr (PerWarp) {
-        sum = cgc::warp_sum(sum);
-        if (cgc::lane_id() == 0) atomicAdd(out + u, sum);
-      } else if (begin == 0 && end - begin < item_size) {
-        out[u] = sum;  // the whole list: no one else adds
-      } else {
-        atomicAdd(out + u, sum);
+      if constexpr (PerWarp) sum = cgc::warp_sum(sum);
+      if (!PerWarp || cgc::lane_id() == 0) {
+        const bool whole = begin == 0 && end - begin < item_size;  // no one else adds to u
+        if (whole) out[u] = sum;
+        else atomicAdd(out + u, sum);
       }
     } else {
       const double mine = (double)scaled[u];

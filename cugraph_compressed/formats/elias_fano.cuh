@@ -8,9 +8,10 @@
 // * for_each (one thread): walks the upper bits word by word, one one after the other.
 // * warp_for_each (32 lanes): the warp loads 32 consecutive upper-bit words at a time (one per
 //   lane, coalesced), popcounts them and scans the counts, which ranks every one of the window;
-//   then each lane takes one wanted rank, finds the word holding it by binary search over the
-//   scanned counts (shuffles), selects the one inside that word in constant time
-//   (select_in_word) and reads its low bits, so 32 values are decoded per step.  Its loads run
+//   each lane writes the window position of its word's ones to the warp's table in shared
+//   memory at their ranks, then each lane takes one wanted rank, reads its position there and
+//   its low bits, so 32 values are decoded per step (a search of the window per rank, by
+//   shuffles and select_in_word, cost the warp 2.4x csr's instructions in PageRank's product).  Its loads run
 //   a step ahead of use (the next window's words while this window's steps run, each step's
 //   low bits while the step before's values go to the callback), so a step waits on the
 //   callback's memory traffic only, not on the decoder's too.
@@ -153,6 +154,15 @@ struct EfView {
     }
   }
 
+  // The calling warp's table of window positions (warp_for_each): the bit (0 .. 1023) of the
+  // window of each of its ones, by target; each lane writes its own word's, so a step reads its
+  // values' positions instead of searching the window for them.  Declared outside the template
+  // so a kernel holds one table whatever callbacks it decodes with (2 KB a warp).
+  __device__ __forceinline__ static unsigned short* warp_spots() {
+    __shared__ unsigned short spots[WARPS][WARP * WARP];
+    return spots[threadIdx.x / WARP];
+  }
+
   // Called by all 32 lanes of a warp with the same arguments; each rank goes to one lane.
   template <class F>
   __device__ __forceinline__ void warp_for_each(int64_t v, int64_t first, int64_t begin,
@@ -185,6 +195,7 @@ struct EfView {
       if (mine == from >> 5) word &= 0xFFFFFFFFu << (from & 31);
       return word;
     };
+    unsigned short* const spot = warp_spots();
     uint32_t next_word = window_word(start);
     for (uint64_t w = start; rank < end; w += WARP) {
       CGC_REQUIRE(w <= last, FAULT_CODE, v, return)  // fewer ones than the list's length
@@ -196,39 +207,40 @@ struct EfView {
       if (rank + ones < end) next_word = window_word(w + WARP);
       // The window holds ranks rank .. rank + ones - 1, its ones' targets 0 .. ones - 1; the
       // wanted targets are [lo, hi), which lanes take 32 at a time (step t: lane i takes t + i).
-      // The value of target x, whose one is bit b of word w + h, has high part
-      // (w + h) * 32 + b - up - (rank + x) = window_high + h * 32 + b - x.
+      // The value of target x, whose one is bit b of the window (bit b % 32 of word
+      // w + b / 32), has high part w * 32 + b - up - (rank + x) = window_high + b - x.
       const int lo = (int)min(max(begin - rank, (int64_t)0), (int64_t)ones);
       const int hi = (int)min(end - rank, (int64_t)ones);
       const int64_t window_high = (int64_t)(w << 5) - (int64_t)L.up - rank;
+      __syncwarp();  // every lane has read the last window's spots
+      int target = through - count;  // of this lane's lowest one
+      for (uint32_t rest = word; rest; rest &= rest - 1)
+        spot[target++] = (unsigned short)(lane * 32 + __ffs(rest) - 1);
+      __syncwarp();
+#pragma unroll 1  // unrolled, it held 70 registers (3 blocks a multiprocessor, not 4)
       for (int t = lo; t < hi; t += WARP) {
-        const int target = t + (int)lane;
-        const int holder = warp_upper_bound(through, target);
-        const uint32_t held = __shfl_sync(FULL_WARP, word, holder);
-        const int before = __shfl_sync(FULL_WARP, through - count, holder);
-        // This step's low bits, loaded a step ago, then the next step's loads: target + 32, or,
+        const int mine = t + (int)lane;
+        // This step's low bits, loaded a step ago, then the next step's loads: mine + 32, or,
         // after the window's last step, the next window's first step, whose ranks start where
         // this window's end (rank + hi, then its target lane).
         const uint32_t low_bits = take_bits(low, L.l);
-        const int64_t next = rank + (t + WARP < hi ? target + WARP : hi + (int)lane);
+        const int64_t next = rank + (t + WARP < hi ? mine + WARP : hi + (int)lane);
         if (next < end) low = lows(L, next);
-        auto value_of = [&]() {
-          const int bit = select_in_word(held, target - before);
-          return ((window_high + holder * 32 + bit - target) << L.l) | (int64_t)low_bits;
+        auto value_of = [&](int bit) {
+          return ((window_high + bit - mine) << L.l) | (int64_t)low_bits;
         };
 #ifdef CGC_CHECKED
         // Each lane's value above the one of the rank before (lane 0: the previous step's last).
         int64_t x = (int64_t)(~0ull >> 1);  // lanes without a rank: above any value
-        if (target < hi) {
-          const uint64_t p = ((w + (uint64_t)holder) << 5) + select_in_word(held, target - before);
-          CGC_REQUIRE(p < L.stop, FAULT_CODE, v)  // a one of the next list's
-          x = value_of();
+        if (mine < hi) {
+          CGC_REQUIRE(((w << 5) + spot[mine]) < L.stop, FAULT_CODE, v)  // a one of the next list's
+          x = value_of(spot[mine]);
         }
         const int64_t up = __shfl_up_sync(FULL_WARP, x, 1);
-        CGC_REQUIRE(target >= hi || x > (lane ? up : previous), FAULT_ORDER, v)
+        CGC_REQUIRE(mine >= hi || x > (lane ? up : previous), FAULT_ORDER, v)
         previous = __shfl_sync(FULL_WARP, x, min(WARP - 1, hi - 1 - t));
 #endif
-        if (target < hi) f(first + rank + target, value_of());
+        if (mine < hi) f(first + rank + mine, value_of(spot[mine]));
       }
       rank += ones;
     }

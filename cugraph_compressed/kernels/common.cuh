@@ -159,6 +159,10 @@ __device__ __forceinline__ I upper_bound(const A& a, I lo, I hi, T x) {
 
 constexpr int WARP = 32;
 constexpr unsigned FULL_WARP = 0xFFFFFFFFu;
+// Threads of every block that runs a layout view (kernels/traversal.py launches them all so),
+// and its warps: what sizes per-warp shared memory (formats/elias_fano.cuh).
+constexpr int BLOCK = 256;
+constexpr int WARPS = BLOCK / WARP;
 
 __device__ __forceinline__ unsigned lane_id() { return threadIdx.x & 31u; }
 

@@ -22,7 +22,7 @@ from .._args import check_number
 from . import CHECKED, get_kernel, grid_size, register, resident_blocks, take_faults
 
 HERE = Path(__file__).parent
-#: cgc::BLOCK / cgc::ITEMS (traverse.cuh) and cgc::WARP (common.cuh); a test reads them there.
+#: cgc::BLOCK and cgc::WARP (common.cuh), cgc::ITEMS (traverse.cuh); a test reads them there.
 BLOCK, ITEMS, WARP = 256, 4, 32
 WARPS = BLOCK // WARP
 ALL_DEGREES = (0, np.iinfo(np.int64).max)
@@ -190,8 +190,9 @@ class TraversalConfig:
         bottom-up level scans each unvisited vertex's in-list, so the graph builds its
         in-lists from its own edges on the first such BFS (the streaming build, without edge
         properties; a graph stored transposed keeps the in-lists it is re-oriented from) and
-        keeps them beside its out-lists until those change: a second
-        structure in memory, counted by ``CompressedGraph.nbytes``
+        keeps them beside its out-lists until those change or a configuration without
+        ``directed_bottom_up`` is assigned (which gives them back): a second structure in
+        memory, counted by ``CompressedGraph.nbytes``
         (``nbytes_by_component()["in_lists_beside"]``) and drawn from its memory budget.
         Needs ``bottom_up_alpha``; no effect on undirected graphs (their lists are both), on
         transformed graphs (their BFS is their own) or on the host backend, whose BFS is

@@ -46,9 +46,7 @@
 
 namespace cgc {
 
-constexpr int BLOCK = 256;
-constexpr int ITEMS = 4;
-constexpr int WARPS = BLOCK / WARP;  // warps per block
+constexpr int ITEMS = 4;  // items per thread (BLOCK, WARPS: kernels/common.cuh)
 
 template <typename D>
 __device__ __forceinline__ int64_t member(const D* vertices, int all, int64_t i) {

@@ -118,7 +118,7 @@ def cuda_constant(filename: str, name: str) -> int:
 
 def test_launch_constants_match_the_cuda_sources():
     """The launcher sizes grids with the block and tile the kernels are written for."""
-    assert traversal.BLOCK == cuda_constant("traverse.cuh", "BLOCK")
+    assert traversal.BLOCK == cuda_constant("common.cuh", "BLOCK")
     assert traversal.ITEMS == cuda_constant("traverse.cuh", "ITEMS")
     assert traversal.WARP == cuda_constant("common.cuh", "WARP")
 
