@@ -487,6 +487,8 @@ vertices
         if not isinstance(config, TraversalConfig):
             raise TypeError(f"traversal must be a TraversalConfig, got {type(config).__name__}")
         self._traversal = config
+        if not config.directed_goes_up:  # the opt-in is off: its in-lists and their draw go
+            self._drop_in_lists()
 
     def _oriented(self, orientation: str) -> Adjacency:
         """The layout holding out-lists (``OUT``) or whatever it holds (``ANY``), with the
@@ -548,13 +550,14 @@ vertices
     def _in_lists_beside(self) -> Adjacency:
         """A directed graph's in-lists beside its out-lists (``Adjacency.in_lists_beside``):
         those a re-orientation kept (``_oriented``), or built on the first call from the
-        graph's own edges by the streaming build (under the
-        working budget the graph was built with, into its placement, except that ``"auto"``
-        puts their whole payload in pinned memory), without edge properties, and kept until
-        the out-lists change.  Their GPU bytes are drawn from the graph's memory budget, if it
-        has one, which is checked before the build against the out-lists' GPU bytes of the
-        same kind (per-vertex arrays, and the payload under ``"device"``): an ``"auto"`` graph
-        whose split took all of its budget has no room for them.  A MemoryError (there or in
+        graph's own edges by the streaming build (under the working budget the graph was
+        built with, into its placement, except that ``"auto"`` puts their whole payload in
+        pinned memory), without edge properties, and kept until the out-lists change or the
+        opt-in is turned off (:attr:`traversal`).  Their GPU bytes are drawn from the graph's
+        memory budget, if it has one, which is checked before the build against the
+        out-lists' GPU bytes of the same kind (per-vertex arrays, and the payload under
+        ``"device"``): an ``"auto"`` graph whose split took all of its budget has no room for
+        them.  A MemoryError (there or in
         the build) keeps nothing and leaves the graph as it was."""
         layout = self._require_built()
         derived = self._derived_now()
@@ -586,13 +589,24 @@ vertices
     def _keep_in_lists(self, lists) -> None:
         """Keep ``lists``, the in-lists of the graph's out-lists, beside them; their GPU bytes
         join the graph's draw from its memory budget (MemoryError: nothing is kept)."""
+        self._redraw(_device_nbytes(lists))
+        self._derived_now()[_IN_LISTS] = lists
+
+    def _drop_in_lists(self) -> None:
+        """Drop the in-lists kept beside the out-lists, giving their GPU bytes back to the
+        memory budget (their pinned memory goes with them)."""
+        kept = self._kept_in_lists()
+        if kept is not None:
+            self._redraw(-_device_nbytes(kept))
+            del self._derived[1][_IN_LISTS]
+
+    def _redraw(self, change: int) -> None:
+        """Change the graph's draw from its memory budget, if it has one, by ``change`` bytes
+        (MemoryError: the budget has no room; nothing changes)."""
         if self._draw is not None:
             budget, token = self._draw
-            extra = sum(_placement.nbytes_by_placement(a)[_placement.DEVICE]
-                        for a in lists.arrays.values() if a is not None)
-            self._draw = (budget, budget.draw(self, budget.held(token) + extra,
+            self._draw = (budget, budget.draw(self, budget.held(token) + change,
                                               replacing=token))
-        self._derived_now()[_IN_LISTS] = lists
 
     def _kept_in_lists(self):
         """The layout of the in-lists kept beside the out-lists, or None."""
@@ -929,6 +943,12 @@ def _built_placement(placement: str) -> str:
     """Where a build or a load puts the per-edge buffers: ``"auto"`` builds them in pinned
     memory (never whole on the GPU) and moves the prefix that fits to the GPU after."""
     return _placement.HOST if placement == _placement.AUTO else placement
+
+
+def _device_nbytes(layout) -> int:
+    """Bytes of ``layout``'s buffers in GPU memory."""
+    return sum(_placement.nbytes_by_placement(a)[_placement.DEVICE]
+               for a in layout.arrays.values() if a is not None)
 
 
 def _resident_nbytes(layout, properties, ids) -> int:

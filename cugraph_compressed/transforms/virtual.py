@@ -191,6 +191,10 @@ class VirtualGraph(CompressedGraph):
             added_edges=0, added_bytes=0,
             added_bytes_by_placement={p: 0 for p in self.nbytes_by_placement()})
 
+    def _drop_in_lists(self) -> None:
+        """Nothing: in-lists kept beside the out-lists are the original graph's (shared with
+        its budget draw), which its own configuration keeps or drops."""
+
     def view(self) -> GraphView:
         """The original graph's view, whose ``transform`` runs the algorithms over virtual
         vertices."""

@@ -137,6 +137,10 @@ def test_in_lists_beside_draw_from_the_graph_budget():
     assert budget.used == used + G.nbytes_by_component()["in_lists_beside"]
     G.to_placement("device")  # placed again: the in-lists go, and their draw with them
     assert budget.used == used and "in_lists_beside" not in G.nbytes_by_component()
+    check(cgc.bfs(G, SOURCES), directed=True)  # built again, drawn again
+    assert budget.used == used + G.nbytes_by_component()["in_lists_beside"]
+    G.traversal = cgc.TraversalConfig()  # the opt-in off: the in-lists and their draw go
+    assert budget.used == used and "in_lists_beside" not in G.nbytes_by_component()
     tight = cgc.MemoryBudget(used)
     H = directed_graph("ef", memory_budget=tight)
     assert tight.used == used

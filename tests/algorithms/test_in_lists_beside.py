@@ -104,3 +104,37 @@ def test_a_re_orientation_keeps_them_only_for_bottom_up_bfs():
         T.traversal = config
         T.view().adjacency(OUT)
         assert not T._in_lists and T._kept_in_lists() is None
+
+
+@pytest.mark.parametrize("layout", ["csr", "ef"])
+def test_turning_the_opt_in_off_drops_the_in_lists(layout):
+    """A configuration without directed_bottom_up gives the kept in-lists back (the graph's
+    bytes return to its out-lists'); turning it on again builds them anew on the next ask."""
+    G = graph(random_edges(300, 4000, seed=17, weighted=True), layout)
+    before = G.nbytes
+    G.traversal = cgc.TraversalConfig(directed_bottom_up=True)
+    first = G.view().adjacency(OUT).bottom_up_lists().layout
+    assert G.nbytes == before + first.nbytes
+    G.traversal = cgc.TraversalConfig(directed_bottom_up=True, bottom_up_beta=48)
+    assert G._kept_in_lists() is first  # still going bottom-up: kept
+    G.traversal = cgc.TraversalConfig(directed_bottom_up=True, bottom_up_alpha=None)
+    assert G._kept_in_lists() is None and G.nbytes == before
+    assert "in_lists_beside" not in G.nbytes_by_component()
+    G.traversal = cgc.TraversalConfig(directed_bottom_up=True)
+    again = G.view().adjacency(OUT).bottom_up_lists().layout
+    assert again is not first and G.nbytes == before + again.nbytes
+    G.traversal = cgc.TraversalConfig()
+    assert G._kept_in_lists() is None and G.nbytes == before
+
+
+def test_a_virtual_split_leaves_the_original_its_in_lists():
+    """A virtual split shares the original's buffers: turning the opt-in off on the split
+    drops nothing of the original's."""
+    from cugraph_compressed.transforms import virtual_split
+
+    G = graph(random_edges(300, 4000, seed=19, weighted=True), "csr")
+    G.traversal = cgc.TraversalConfig(directed_bottom_up=True)
+    kept = G.view().adjacency(OUT).bottom_up_lists().layout
+    V = virtual_split(G, 8)
+    V.traversal = cgc.TraversalConfig()
+    assert G._kept_in_lists() is kept and "in_lists_beside" in G.nbytes_by_component()
