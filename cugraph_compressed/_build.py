@@ -108,6 +108,24 @@ def check_budget(memory_budget) -> int | None:
     return None if memory_budget is None else check_int("memory_budget", memory_budget, 1)
 
 
+def cut_ranges(ends, n: int, per_range: int, align: int, xp):
+    """``(v0, v1, edges)`` ranges covering vertices [0, n): each ends at a multiple of
+    ``align`` or at n and holds at most ``per_range`` of the counted edges (``ends``: their
+    inclusive prefix sum per vertex), but a range of ``align`` vertices whose lists alone hold
+    more.  Where the rest fits a range it is one, whatever its alignment: rounding its end down
+    left the last ``n % align`` vertices a range (and two passes over the input) of their own."""
+    ranges, v0, before = [], 0, 0
+    while v0 < n:
+        reach = int(xp.searchsorted(ends, before + per_range, side="right"))
+        v1 = n if reach >= n else reach // align * align
+        if v1 <= v0:  # a list beyond the budget: a range of its own
+            v1 = min(v0 + align, n)
+        upto = int(ends[v1 - 1])
+        ranges.append((v0, v1, upto - before))
+        v0, before = v1, upto
+    return ranges or [(0, 0, 0)]
+
+
 @dataclass
 class BuildSpec:
     """What to build: the layout (or, with ``auto``, the candidates to choose from) and
@@ -347,16 +365,7 @@ class _Build:
             counts = self._list_counts()
         ends = xp.cumsum(counts)
         del counts
-        ranges, v0, before = [], 0, 0
-        while v0 < n:
-            v1 = int(xp.searchsorted(ends, before + per_range, side="right")) // align * align
-            if v1 <= v0:  # a list beyond the budget: a range of its own
-                v1 = v0 + align
-            v1 = min(v1, n)
-            upto = int(ends[v1 - 1])
-            ranges.append((v0, v1, upto - before))
-            v0, before = v1, upto
-        return ranges or [(0, 0, 0)]
+        return cut_ranges(ends, n, per_range, align, xp)
 
     def _list_counts(self):
         """One pass: every list's edges in the input (int64, by the ids ``_pieces`` gives),

@@ -153,6 +153,31 @@ def test_transposed_and_string_ids(fmt, case):
                              order="degree")
 
 
+def test_ranges_cover_every_vertex_and_the_rest_that_fits_is_one_range():
+    """Ranges end at multiples of the alignment, but the last: once the rest fits, it is one
+    range however many vertices it has (rounding its end down cut the last n % align vertices
+    a range, and two passes over the input, of their own)."""
+    from cugraph_compressed._build import cut_ranges
+
+    ends = np.cumsum(np.ones(197, dtype=np.int64))
+    assert cut_ranges(ends, 197, 100, 64, np) == [(0, 64, 64), (64, 128, 64), (128, 197, 69)]
+    hub = np.cumsum(np.array([1] * 64 + [500] + [1] * 3))  # a list beyond the budget
+    assert cut_ranges(hub, 68, 100, 64, np) == [(0, 64, 64), (64, 68, 503)]
+    rng = np.random.default_rng(5)
+    for _ in range(200):
+        n, align = int(rng.integers(1, 400)), int(rng.choice([1, 8, 64]))
+        counts = rng.integers(0, 30, n)
+        ends, per_range = np.cumsum(counts), int(rng.integers(1, 300))
+        ranges = cut_ranges(ends, n, per_range, align, np)
+        assert [r[0] for r in ranges] == [0] + [r[1] for r in ranges[:-1]]
+        assert ranges[-1][1] == n and sum(r[2] for r in ranges) == ends[-1]
+        for v0, v1, edges in ranges:
+            assert v1 == n or v1 % align == 0
+            assert edges <= per_range or v1 - v0 <= align
+        if len(ranges) > 1:  # the rest did not fit the range before the last
+            assert ranges[-2][2] + ranges[-1][2] > per_range
+
+
 def test_small_budgets_cut_the_graph_into_ranges():
     chunks = rmat_chunks(10, 8, chunk_edges=3000, seed=3)
     built = []
