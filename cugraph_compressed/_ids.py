@@ -131,14 +131,16 @@ class VertexIds:
                 return values.take(self.internal_of).reset_index(drop=True)
             return values[self.internal_of]
 
-    def sorted_internal(self, internal):
-        """Internal ids sorted by their user ids (by internal id for a graph that was not
-        renumbered, where the two are the same)."""
+    def sorted_users(self, internal):
+        """The user ids of internal ids (none negative), sorted: :meth:`to_user` of them in
+        order, with one inverse permutation of the degree order where that takes two."""
         xp = _backend.array_module(self.backend)
-        if self.internal_of is None:
+        if self.renumber_map is None:  # the ids are the user ids
             return xp.sort(internal)
         with _backend.allocations(self.backend):
-            return self.internal_of[xp.sort(self._ranks()[internal])].astype(internal.dtype)
+            inverse = self.internal_of is not None and internal.size  # none for no id
+            ranks = self._ranks()[internal] if inverse else internal
+            return self._users(xp.sort(ranks), None)  # the map is sorted: ranks sort the ids
 
     # -- translation ------------------------------------------------------------------------
     def all(self):
@@ -274,7 +276,6 @@ class VertexIds:
         if self.renumber_map is None:
             return internal
         xp = _backend.array_module(self.backend)
-        lib = _backend.frame_library(self.backend)
         # The inverse permutation first, while only the input is live (its scatter's own
         # temporary then meets nothing else).
         inverse = None if self.internal_of is None else self._ranks()
@@ -283,9 +284,18 @@ class VertexIds:
         if inverse is not None:
             ranks = inverse[ranks]
             del inverse
+        return self._users(ranks, missing)
+
+    def _users(self, ranks, missing):
+        """User ids (a Series) of ranks in the renumber map; where ``missing`` (a mask, or None:
+        nowhere) -1, or null for id types that cannot hold -1."""
+        xp = _backend.array_module(self.backend)
+        lib = _backend.frame_library(self.backend)
         values = self._map_array()
         if values is not None:  # a gather of the map's array: no Series machinery
             ids = values[ranks]
+            if missing is None:
+                return lib.Series(ids)
             if values.dtype.kind in "if":  # -1 fits: one select, nothing read back
                 return lib.Series(xp.where(missing, ids.dtype.type(-1), ids))
             if not bool(missing.any()):
@@ -294,7 +304,7 @@ class VertexIds:
         else:
             ids = self.renumber_map.reset_index(drop=True).take(ranks)
             ids = ids.reset_index(drop=True)
-            if not bool(missing.any()):
+            if missing is None or not bool(missing.any()):
                 return ids
         kind = _numpy_kind(ids)
         if kind in "if":

@@ -109,8 +109,8 @@ class GraphQueries:
                                      for piece in _pieces(self, view, adj, "neighbors")])
             else:
                 found = _concat(xp, list(_list_windows(self, view, adj, u, "neighbors")))
-            found = view.ids.sorted_internal(found.astype(view.vertex_dtype))
-        series = as_series(view.ids.to_user(found), view.backend)
+            found = view.ids.sorted_users(found.astype(view.vertex_dtype))
+        series = as_series(found, view.backend)
         series.name = "dst" if view.ids.native else "0"
         return series
 

@@ -71,3 +71,20 @@ def test_user_ids_of_internal_ids_with_missing_entries(kind):
         assert out.dropna().astype(np.uint64).tolist() == [2, 2**31 - 1, 5]
     else:
         assert out.dtype == np.dtype(kind) and out.tolist() == [2, -1, 2**31 - 1, 5]
+
+
+@pytest.mark.parametrize("kind,order", [("none", "sorted")] + [
+    (kind, order) for kind in ("int32", "uint64", "str") for order in ("sorted", "permuted")])
+def test_sorted_users_are_the_user_ids_in_order(kind, order):
+    """sorted_users (neighbors' answer) is to_user of the same ids, sorted, whatever the map
+    (a string map goes through the Series path) and the order; no ids give none."""
+    if kind == "str":
+        users = pd.Series(["a", "bb", "c", "d", "e", "f"])
+        internal_of = None if order == "sorted" else np.array([3, 0, 5, 1, 4, 2], np.int32)
+        ids = VertexIds("host", 6, np.int32, users, internal_of)
+    else:
+        ids = ids_of(kind, order)
+    for internal in ([], [4], [5, 0, 3], [1, 2, 3, 4, 5, 0]):
+        internal = np.array(internal, dtype=np.int32)
+        want = sorted(pd.Series(ids.to_user(internal)).tolist())
+        assert pd.Series(ids.sorted_users(internal)).tolist() == want
