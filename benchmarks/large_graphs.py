@@ -43,11 +43,14 @@ from ``results/large-graphs``): R-MAT 28 undirected ``ef`` builds in 14-23 s (de
     python benchmarks/large_graphs.py --scale 28 --undirected --formats ef --placement host \
         --renumber --gpu-cap 10e9 --budget 6e9 --chunk-edges 67108864 --json out.json
     # the largest the host can pin (ef R-MAT 30 undirected: about 86 GB pinned, estimated);
-    # each vertex range is one more pass over the regenerated input, so the build's time grows
-    # as edges^2 / budget: R-MAT 28 with --budget 6e9 took 283 s, so R-MAT 30 (4x the edges)
-    # needs a budget several times larger to end within a lease (uncapped, the GPU has room)
+    # each vertex range is two more passes over the regenerated input (sizing, writing), so
+    # the build's time grows as edges^2 / budget: R-MAT 28 with --budget 6e9 took 283 s in
+    # 101 passes.  The budget holds about 24 bytes per counted edge end of a range (per-vertex
+    # arrays come on top), so R-MAT 30's 34.4 G ends take about 18 ranges, 37 passes, at 48e9
+    # (26 ranges at 32e9), which leaves an 80 GB GPU room for the per-vertex arrays (about
+    # 5 GB), the generator's chunks and the pool (estimated, not yet run)
     python benchmarks/large_graphs.py --scale 30 --undirected --formats ef --placement host \
-        --algorithms bfs wcc --budget 32e9 --chunk-edges 268435456 --json out.json
+        --algorithms bfs wcc --budget 48e9 --chunk-edges 268435456 --json out.json
 """
 import argparse
 import gc
