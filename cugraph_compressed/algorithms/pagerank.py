@@ -208,7 +208,8 @@ def pagerank_device(adjacency, alpha, teleport, start, out_weight, max_iter, tol
 
     Each product runs in the launches of ``list_passes``: short lists one item per thread,
     long lists one item per warp (pulling, its lanes' sums are reduced by shuffles and added
-    with one atomic per warp item), whose pass holds a scan over the long lists only.
+    with one atomic per warp item, or stored where the item is the whole list), whose pass
+    holds a scan over the long lists only.
     Float64 sums of long lists are thus added in another order than one thread would.
     """
     import cupy as cp

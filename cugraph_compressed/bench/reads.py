@@ -443,10 +443,12 @@ def row_fields(reads, ms, model):
 
 def add_csr_ratios(results):
     """Set ``lines_vs_csr`` on the rows of one graph: lines / the csr row's lines of the same
-    algorithm and placement (csr itself 1.0)."""
-    csr = {(r["algorithm"], r["placement"]): r["lines"] for r in results
-           if r.get("format") == "csr" and r.get("lines")}
+    algorithm, placement and BFS direction rule (``directed_bottom_up``; csr itself 1.0)."""
+    def key(r):
+        return r["algorithm"], r["placement"], bool(r.get("directed_bottom_up"))
+
+    csr = {key(r): r["lines"] for r in results if r.get("format") == "csr" and r.get("lines")}
     for r in results:
-        base = csr.get((r["algorithm"], r["placement"]))
+        base = csr.get(key(r))
         if base and r.get("lines") is not None:
             r["lines_vs_csr"] = r["lines"] / base

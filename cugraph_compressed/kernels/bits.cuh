@@ -41,22 +41,6 @@ __device__ __forceinline__ uint64_t read_wide_bits(const Words& words, uint64_t 
   return width > 32 ? low | ((uint64_t)read_bits(words, pos + 32, width - 32) << 32) : low;
 }
 
-// Position (0..31) of the one of rank `s` (0-based) in `word`, which has more than s ones.
-// Halves, bytes, nibbles, pairs, bits: one popcount each, so every s costs the same (no loop
-// over the ones, no lookup table).
-__device__ __forceinline__ int select_in_word(uint32_t word, int s) {
-  int pos = 0;
-#pragma unroll
-  for (int width = 16; width; width >>= 1) {
-    const int below = __popc((word >> pos) & ((1u << width) - 1u));
-    if (s >= below) {
-      s -= below;
-      pos += width;
-    }
-  }
-  return pos;
-}
-
 // OR `value` into the stream at bit position `pos` (at most two words are touched).
 __device__ __forceinline__ void or_bits(uint32_t* words, uint64_t pos, uint32_t value) {
   const uint64_t shifted = (uint64_t)value << (pos & 31);

@@ -231,18 +231,6 @@ __device__ __forceinline__ bool emit(F& f, int64_t slot, int64_t v) {
   }
 }
 
-// The first lane whose `sorted` (non-decreasing over the lanes) is greater than this lane's `x`,
-// 31 when none is: a binary search by shuffles, every lane its own x (all 32 lanes call it).
-__device__ __forceinline__ int warp_upper_bound(int sorted, int x) {
-  int lane = 0;
-#pragma unroll
-  for (int step = 16; step; step >>= 1) {
-    const int probe = __shfl_sync(FULL_WARP, sorted, lane + step - 1);
-    if (probe <= x) lane += step;
-  }
-  return lane;
-}
-
 // The sum of `x` over the lanes of a converged warp (all 32 lanes call it), in lane 0; the
 // other lanes get partial sums.  Shuffles down by 16, 8, 4, 2, 1: a fixed order of additions.
 template <typename T>

@@ -19,7 +19,7 @@
 //   lanes call f together with the same arguments and f decodes the item with
 //   View::warp_for_each, which hands every rank to exactly one lane.  item_size must also be a
 //   multiple of 32.  Lanes share the work of one list as the format allows (consecutive ranks
-//   for random-access layouts, a cooperative select over the upper bits for Elias-Fano, one
+//   for random-access layouts, a cooperative scan of the upper bits for Elias-Fano, one
 //   segment per lane for CGR), so reads are coalesced and a long list does not wait on one
 //   thread.  Drivers send only lists long enough to fill a warp item this way.
 // Algorithm kernels take the granularity as a template flag and use for_each_list_item, which

@@ -155,6 +155,8 @@ def test_bottom_up_contenders_time_directed_bfs_only_and_count_both_lists():
     assert up["structure_bytes"] > plain["structure_bytes"]
     for key in [(True, "sssp", True), (False, "bfs", True), (False, "sssp", True)]:
         assert rows[key]["ms"] is None and "bottom-up" in rows[key]["note"]
+    # Lines are compared with csr's under the same direction rule: csr's own rows are 1.0.
+    assert plain["lines_vs_csr"] == up["lines_vs_csr"] == 1.0 and up["lines"] < plain["lines"]
     timed = [line for line in format_table(record).splitlines() if "csr+bottom-up  " in line]
     assert len(timed) == 1 and " bfs " in timed[0] and timed[0].endswith("ok")
     with pytest.raises(TypeError, match="directed_bottom_up"):

@@ -321,9 +321,9 @@ def test_traversal_core_visits_every_edge_once(request, fmt, params, graph, list
 def test_pagerank_product_through_threads_and_warps(plain_driver, fmt, params, graph, lists):
     """PageRank's own kernels (pagerank_spmv, per thread and per warp) compute its weighted product
     exactly, pulling and pushing, with lists split between them as pagerank.py splits them:
-    a pulled warp item's lane sums meet in warp_sum and one atomic from lane 0, next to the
-    per-thread items' plain stores and atomics.  Scores and weights are small integers, so the
-    float64 sums are exact in any order."""
+    a pulled warp item's lane sums meet in warp_sum and one store or atomic from lane 0, next
+    to the per-thread items' plain stores and atomics.  Scores and weights are small integers,
+    so the float64 sums are exact in any order."""
     layout = layout_of(fmt, params, graph, True)
     owner, neighbours, slots = layout.to_coo()
     n = layout.num_vertices
