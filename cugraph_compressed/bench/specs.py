@@ -376,7 +376,8 @@ def contenders(formats, with_cugraph, cugraph_renumber_false=False, vertex_order
         The ``auto_share`` of the ``"auto"`` contenders, checked (:func:`check_auto_share`).
     directed_bottom_up : bool
         Each of ours again right after itself with ``directed_bottom_up``: its BFS on
-        directed graphs over in-lists kept beside the out-lists.
+        directed graphs over in-lists kept beside the out-lists.  Not for ``"auto"``
+        placement, whose budget (:func:`auto_budget`) is sized before the in-lists exist.
 
     Returns
     -------
@@ -391,6 +392,6 @@ def contenders(formats, with_cugraph, cugraph_renumber_false=False, vertex_order
                     else Contender(OURS, f, vertex_order="degree", placement=p,
                                    auto_share=auto_share))
             sides.append(ours)
-            if directed_bottom_up:
+            if directed_bottom_up and p != "auto":  # auto's budget holds no room for them
                 sides.append(replace(ours, directed_bottom_up=True))
     return sides

@@ -161,6 +161,10 @@ def test_bottom_up_contenders_time_directed_bfs_only_and_count_both_lists():
     assert len(timed) == 1 and " bfs " in timed[0] and timed[0].endswith("ok")
     with pytest.raises(TypeError, match="directed_bottom_up"):
         run_benchmark([6], backend="host", directed_bottom_up="yes", log=lambda _: None)
+    from cugraph_compressed.bench.specs import contenders
+
+    sides = contenders(["ef"], False, placements=["device", "auto"], directed_bottom_up=True)
+    assert [c.title for c in sides] == ["ef", "ef+bottom-up", "ef@auto"]
 
 
 @pytest.mark.parametrize("share", [0, 1, 1.5, -0.25, float("nan"), True, "0.5", None])
