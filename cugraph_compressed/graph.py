@@ -557,11 +557,10 @@ vertices
         memory budget, if it has one, which is checked before the build against the
         out-lists' GPU bytes of the same kind (per-vertex arrays, and the payload under
         ``"device"``): an ``"auto"`` graph whose split took all of its budget has no room for
-        them.  A MemoryError (there or in
-        the build) keeps nothing and leaves the graph as it was."""
+        them.  A MemoryError (there or in the build) keeps nothing and leaves the graph as it
+        was."""
         layout = self._require_built()
-        derived = self._derived_now()
-        kept = derived.get(_IN_LISTS)
+        kept = self._kept_in_lists()
         if kept is None:
             placement = _built_placement(self._placement)
             if self._draw is not None:  # a lower bound, before anything is allocated:
@@ -581,7 +580,7 @@ vertices
             except MemoryError:
                 del built  # not kept alive by the traceback
                 raise
-            kept = derived[_IN_LISTS]
+            kept = built.layout
         return Adjacency(layout=kept, in_lists=True, symmetric=False,
                          properties=MappingProxyType({}), vertex_dtype=self.vertex_dtype,
                          config=self._traversal)

@@ -10,11 +10,10 @@
 //   lane, coalesced), popcounts them and scans the counts, which ranks every one of the window;
 //   each lane writes the window position of its word's ones to the warp's table in shared
 //   memory at their ranks, then each lane takes one wanted rank, reads its position there and
-//   its low bits, so 32 values are decoded per step (a search of the window per rank, by
-//   shuffles and select_in_word, cost the warp 2.4x csr's instructions in PageRank's product).  Its loads run
-//   a step ahead of use (the next window's words while this window's steps run, each step's
-//   low bits while the step before's values go to the callback), so a step waits on the
-//   callback's memory traffic only, not on the decoder's too.
+//   its low bits, so 32 values are decoded per step without searching the window per rank.
+//   Its loads run a step ahead of use (the next window's words while this window's steps
+//   run, each step's low bits while the step before's values go to the callback), so a step
+//   waits on the callback's memory traffic only, not on the decoder's too.
 // Checked builds (kernels/common.cuh) also check each list's entry, that the decoders start
 // and stop among its upper bits (no scan runs past its last word) and that values increase.
 #pragma once
