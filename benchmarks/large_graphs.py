@@ -42,15 +42,16 @@ from ``results/large-graphs``): R-MAT 28 undirected ``ef`` builds in 14-23 s (de
     # cap leaves room for
     python benchmarks/large_graphs.py --scale 28 --undirected --formats ef --placement host \
         --renumber --gpu-cap 10e9 --budget 6e9 --chunk-edges 67108864 --json out.json
-    # the largest the host can pin (ef R-MAT 30 undirected: about 86 GB pinned, estimated);
-    # each vertex range is two more passes over the regenerated input (sizing, writing), so
-    # the build's time grows as edges^2 / budget: R-MAT 28 with --budget 6e9 took 283 s in
-    # 101 passes.  The budget holds about 24 bytes per counted edge end of a range (per-vertex
-    # arrays come on top), so R-MAT 30's 34.4 G ends take about 18 ranges, 37 passes, at 48e9
-    # (26 ranges at 32e9), which leaves an 80 GB GPU room for the per-vertex arrays (about
-    # 5 GB), the generator's chunks and the pool (estimated, not yet run)
+    # the largest the host can pin (ef R-MAT 30 undirected: 88.7 GB pinned, 4.6 GB on the
+    # GPU); each vertex range is two more passes over the regenerated input (sizing,
+    # writing), so the build's time grows as edges^2 / budget: R-MAT 28 with --budget 6e9
+    # took 283 s in 101 passes.  The budget holds about 24 bytes per counted edge end of a
+    # range (per-vertex arrays come on top): R-MAT 30's 34.0 G ends took 18 ranges, 37
+    # passes, 175 s at 48e9 on an H100 (GPU peak 54.4 GB); the run and its checks take about
+    # 11 minutes, so start it in the background (setsid) and poll
     python benchmarks/large_graphs.py --scale 30 --undirected --formats ef --placement host \
-        --algorithms bfs wcc --budget 48e9 --chunk-edges 268435456 --json out.json
+        --algorithms bfs wcc pagerank --budget 48e9 --chunk-edges 268435456 \
+        --time-limit 850 --json out.json
 """
 import argparse
 import gc
@@ -78,10 +79,12 @@ from cugraph_compressed.generators import rmat_chunks  # noqa: E402
 
 TOL = 1e-5        # cuGraph's default PageRank tolerance
 ALPHA = 0.85
-#: Structure bytes per input edge, measured on the H100 (results/large-graphs R-MAT 28 ef and
-#: fl, results/streaming-build R-MAT 26 csr and cgr), by (layout, undirected): an upper bound
-#: of the pinned bytes of a host-placed graph (its per-vertex arrays stay on the GPU).
-BYTES_PER_INPUT_EDGE = {("ef", True): 5.02, ("fl", True): 7.16, ("csr", True): 8.09,
+#: Structure bytes per input edge, measured on the H100 (results/large-graphs R-MAT 30 ef
+#: undirected and R-MAT 28 ef and fl, results/streaming-build R-MAT 26 csr and cgr), by
+#: (layout, undirected): an estimate of the pinned bytes of a host-placed graph (its
+#: per-vertex arrays stay on the GPU).  ef's grows with the scale (its low bits widen with
+#: vertices per edge): 5.02 at R-MAT 28 undirected, 5.16 pinned at R-MAT 30.
+BYTES_PER_INPUT_EDGE = {("ef", True): 5.17, ("fl", True): 7.16, ("csr", True): 8.09,
                         ("cgr", True): 6.03, ("ef", False): 2.76, ("fl", False): 3.72,
                         ("csr", False): 4.19, ("cgr", False): 3.13}
 #: Host memory left to everything else when pinning (the process, the OS, page cache).

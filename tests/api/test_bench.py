@@ -400,7 +400,9 @@ def test_large_graphs_refuses_to_pin_more_than_the_host_has(monkeypatch):
     monkeypatch.setattr(module, "host_available", lambda: 64 << 30)
     with pytest.raises(MemoryError, match="refused before pinning: ef R-MAT 30 undirected"):
         module.refuse_unpinnable("ef", args, 16 << 30)
-    assert module.refuse_unpinnable("ef", args, 16 << 26) == int(5.02 * (16 << 26))
+    # 16 << 26 edges at the measured bytes per input edge: 5.55 GB, which 64 GiB holds
+    assert module.refuse_unpinnable("ef", args, 16 << 26) == int(
+        module.BYTES_PER_INPUT_EDGE["ef", True] * (16 << 26))
 
 
 def test_large_graphs_checks_a_renumbered_graph_in_its_compact_numbering():
