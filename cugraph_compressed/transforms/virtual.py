@@ -176,6 +176,10 @@ class VirtualGraph(CompressedGraph):
 
     def __init__(self, original: CompressedGraph, part_size: int, coalesce: bool):
         self.__dict__.update(original.__dict__)
+        # The original's draw from its memory budget stays the original's (released when it
+        # goes): what this graph makes of its own (a re-orientation, a move) is drawn under a
+        # token of its own, released when this graph goes.
+        self._draw = None
         self._virtual = VirtualRuns(part_size, coalesce)
         view = original.view()
         adjacency = view.adjacency(ANY)
@@ -191,9 +195,17 @@ class VirtualGraph(CompressedGraph):
             added_edges=0, added_bytes=0,
             added_bytes_by_placement={p: 0 for p in self.nbytes_by_placement()})
 
+    def _in_lists_beside(self) -> None:
+        """None: BFS over virtual vertices is top-down, so this graph builds no in-lists beside
+        its out-lists (those the original keeps are the original's)."""
+        return None
+
+    def _keep_in_lists(self, lists) -> None:
+        """Nothing: a re-orientation keeps no in-lists beside (see :meth:`_in_lists_beside`)."""
+
     def _drop_in_lists(self) -> None:
-        """Nothing: in-lists kept beside the out-lists are the original graph's (shared with
-        its budget draw), which its own configuration keeps or drops."""
+        """Nothing: in-lists kept beside the out-lists are the original graph's (with its
+        budget draw), which its own configuration keeps or drops."""
 
     def view(self) -> GraphView:
         """The original graph's view, whose ``transform`` runs the algorithms over virtual

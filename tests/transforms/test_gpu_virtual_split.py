@@ -97,3 +97,34 @@ def test_transform_of_a_host_placed_graph_stays_host_placed(transform, args, dir
     else:  # the synthetic edges' payload went to the host, their roots to the GPU
         assert record.added_bytes_by_placement["host"] > 0
     check_against_cugraph(T, name, directed)
+
+
+def test_a_virtual_split_leaves_the_original_its_budget_draw():
+    """A virtual split shares the original's buffers and none of its memory-budget draw.  Of
+    an original stored transposed, it is re-oriented for BFS into out-lists of its own, drawn
+    under a token of its own and given back when it goes, while the original's draw stays as
+    it was; its BFS over virtual vertices stays top-down and keeps no in-lists beside, even
+    with directed_bottom_up."""
+    import gc
+
+    budget = cgc.MemoryBudget(1 << 36)
+    G = cgc.CompressedGraph(directed=True, format="ef", memory_budget=budget)
+    G.from_cudf_edgelist(device_frame("random").copy(deep=False), renumber=False,
+                         weight="weight", store_transposed=True)
+    used = budget.used
+    assert budget.draws() == [used] and used > 0
+    V = virtual_split(G, part_size=8)
+    assert budget.draws() == [used]
+    V.traversal = cgc.TraversalConfig(directed_bottom_up=True)
+    start = start_vertex("random")
+    got = cgc.bfs(V, start).to_pandas().sort_values("vertex").reset_index(drop=True)
+    assert not V._in_lists and G._in_lists  # V holds out-lists of its own now
+    assert "in_lists_beside" not in V.nbytes_by_component()
+    draws = budget.draws()
+    assert len(draws) == 2 and used in draws
+    plain = compressed_graph("random", True, "ef")
+    want = cgc.bfs(plain, start).to_pandas().sort_values("vertex").reset_index(drop=True)
+    assert np.array_equal(got["distance"].to_numpy(), want["distance"].to_numpy())
+    del V, got
+    gc.collect()
+    assert budget.draws() == [used]
