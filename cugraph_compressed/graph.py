@@ -880,9 +880,14 @@ vertices
         graph holds its per-edge buffers under ``"host"`` (pinned memory) and the rest under
         ``"device"``; a host graph holds everything under ``"host"``.  The package's total of
         pinned bytes, over every graph, is ``cugraph_compressed.pinned_nbytes()``."""
+        return self._nbytes_by_placement(beside=True)
+
+    def _nbytes_by_placement(self, beside: bool) -> dict:
+        """:meth:`nbytes_by_placement`, with or without the in-lists kept beside the
+        out-lists (a transform of the graph compares its own bytes with the graph's lists)."""
         layout = self._require_built()
         sizes = {_placement.DEVICE: 0, _placement.HOST: 0}
-        kept = self._kept_in_lists()
+        kept = self._kept_in_lists() if beside else None
         beside = [] if kept is None else list(kept.arrays.values())
         for array in [*layout.arrays.values(), *self._properties.values(), *beside]:
             if array is not None:

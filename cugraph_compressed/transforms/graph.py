@@ -13,7 +13,8 @@ synthetic vertices passes 2**31.  What it answers:
   vertices have none);
 * ``nbytes`` / ``nbytes_by_component()`` are the bytes the split graph holds (its layout, its
   weights, the renumber map it shares with the original, ``synthetic_roots``), and
-  ``transform.added_bytes`` their difference to the original graph's ``nbytes``;
+  ``transform.added_bytes`` their difference to the original graph's ``nbytes`` (less any
+  in-lists it keeps beside its out-lists);
 * edge and neighbourhood queries (``view_edge_list``, degrees, ``neighbors``, ``has_edge``,
   ``to_cugraph``) and saving or pickling raise: ask the original graph.
 """
@@ -50,8 +51,9 @@ class Transform:
         Synthetic vertices, and the edges into them (one each, weight 0); for the virtual
         split, the virtual vertices beyond one per list, and no edge.
     added_bytes : int
-        The split graph's ``nbytes`` less the original's (edge ids and types are not carried
-        over, so this can be negative for a graph that had them).
+        The split graph's ``nbytes`` less the original's, without the in-lists the original
+        keeps beside its out-lists (edge ids and types are not carried over, so this can be
+        negative for a graph that had them).
     added_bytes_by_placement : dict
         The same difference per placement, ``{"device": bytes, "host": bytes}``
         (``nbytes_by_placement``): a transform keeps the original graph's placement, so the
@@ -114,12 +116,15 @@ class TransformedGraph(CompressedGraph):
                                in_lists=adjacency.in_lists, directed=view.directed,
                                vertex_dtype=view.vertex_dtype, backend=view.backend)
         del source
+        # Against the original's lists and properties: in-lists it keeps beside its
+        # out-lists (directed_bottom_up) are not what the split replaces.
+        added = _difference(self.nbytes_by_placement(),
+                            original._nbytes_by_placement(beside=False))
         self.transform = Transform(
             kind=plan.kind, params=dict(params), lists="in" if adjacency.in_lists else "out",
             original_vertices=self._runs.n, added_vertices=int(self._runs.roots.size),
-            added_edges=int(self._runs.roots.size), added_bytes=self.nbytes - original.nbytes,
-            added_bytes_by_placement=_difference(self.nbytes_by_placement(),
-                                                 original.nbytes_by_placement()))
+            added_edges=int(self._runs.roots.size), added_bytes=sum(added.values()),
+            added_bytes_by_placement=added)
 
     # -- what the algorithms see ----------------------------------------------------------------
     def view(self) -> GraphView:

@@ -275,3 +275,20 @@ def test_auto_format_graph_keeps_its_chosen_layout():
     T = comb(G, threshold=4, width=4)
     assert T.format == G.format != "auto" and T.layout_params == G.layout_params
     check_all(df, G, T, True, start=1)
+
+
+@pytest.mark.parametrize("transform, args", TRANSFORMS[:1] + TRANSFORMS[-1:],
+                         ids=TRANSFORM_IDS[:1] + TRANSFORM_IDS[-1:])
+def test_added_bytes_leave_out_the_in_lists_kept_beside(transform, args):
+    """A graph stored transposed, re-oriented for BFS under directed_bottom_up, keeps its old
+    in-lists beside its new out-lists; a transform splits the out-lists, so its added bytes
+    are against the graph without those in-lists."""
+    G = build(hub_edges(5), True, "ef", store_transposed=True)
+    G.traversal = cgc.TraversalConfig(directed_bottom_up=True)
+    cgc.bfs(G, 1)
+    beside = G.nbytes_by_component()["in_lists_beside"]
+    assert beside > 0
+    T = transform(G, **args)
+    assert T.transform.added_bytes == T.nbytes - (G.nbytes - beside)
+    assert T.transform.added_bytes_by_placement == {"device": 0,
+                                                    "host": T.nbytes - (G.nbytes - beside)}
