@@ -46,9 +46,10 @@ from ``results/large-graphs``): R-MAT 28 undirected ``ef`` builds in 14-23 s (de
     # GPU); each vertex range is two more passes over the regenerated input (sizing,
     # writing), so the build's time grows as edges^2 / budget: R-MAT 28 with --budget 6e9
     # took 283 s in 101 passes.  The budget holds about 24 bytes per counted edge end of a
-    # range (per-vertex arrays come on top): R-MAT 30's 34.0 G ends took 18 ranges, 37
-    # passes, 175 s at 48e9 on an H100 (GPU peak 54.4 GB); the run and its checks take about
-    # 11 minutes, so start it in the background (setsid) and poll
+    # range (per-vertex arrays come on top): R-MAT 30's 34.4 G counted ends (34.0 G stored)
+    # took 18 ranges, 37 passes, 175 s at 48e9 on an H100 (GPU peak 54.4 GB); with the
+    # checks the run passes a 10-minute command, so start it in the background (setsid) and
+    # poll
     python benchmarks/large_graphs.py --scale 30 --undirected --formats ef --placement host \
         --algorithms bfs wcc pagerank --budget 48e9 --chunk-edges 268435456 \
         --time-limit 850 --json out.json
@@ -82,8 +83,9 @@ ALPHA = 0.85
 #: Structure bytes per input edge, measured on the H100 (results/large-graphs R-MAT 30 ef
 #: undirected and R-MAT 28 ef and fl, results/streaming-build R-MAT 26 csr and cgr), by
 #: (layout, undirected): an estimate of the pinned bytes of a host-placed graph (its
-#: per-vertex arrays stay on the GPU).  ef's grows with the scale (its low bits widen with
-#: vertices per edge): 5.02 at R-MAT 28 undirected, 5.16 pinned at R-MAT 30.
+#: per-vertex arrays stay on the GPU).  ef's is R-MAT 30 undirected's pinned part (5.16; the
+#: whole graph 5.43); R-MAT 28's whole graph took 5.02, and its low bits widen with the
+#: vertex-id range.
 BYTES_PER_INPUT_EDGE = {("ef", True): 5.17, ("fl", True): 7.16, ("csr", True): 8.09,
                         ("cgr", True): 6.03, ("ef", False): 2.76, ("fl", False): 3.72,
                         ("csr", False): 4.19, ("cgr", False): 3.13}

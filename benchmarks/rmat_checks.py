@@ -121,12 +121,15 @@ def source_ranges(edges, n, undirected, range_edges, xp=np):
     range deduplicates is bounded by edges, not vertices (R-MAT's hubs share the low ids).
     ``xp``: the module of the edges' arrays."""
     # One n-long array, counted in place and then summed in place: a bincount per chunk
-    # and a separate cumsum were two more 8.6 GB arrays at R-MAT 30 (CuPy's scatter-add
-    # takes uint64, not int64).
+    # and a separate cumsum were two more 8.6 GB arrays at R-MAT 30.  Counted as uint64,
+    # which every CuPy's scatter-add takes (int64 only from 14.1), then read as int64 (the
+    # same bits: counts stay far below 2^63), so searchsorted compares like dtypes (NumPy
+    # would compare a uint64 array with a Python int in float64, copying it per call).
     ends = xp.zeros(n, dtype=np.uint64)
     for u, _ in _directions(edges, undirected):
         _scatter("add", ends, u, np.uint64(1))
     xp.cumsum(ends, out=ends)
+    ends = ends.view(np.int64)
     ranges, lo = [], 0
     while lo < n:
         before = int(ends[lo - 1]) if lo else 0

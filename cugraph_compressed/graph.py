@@ -888,8 +888,8 @@ vertices
         layout = self._require_built()
         sizes = {_placement.DEVICE: 0, _placement.HOST: 0}
         kept = self._kept_in_lists() if beside else None
-        beside = [] if kept is None else list(kept.arrays.values())
-        for array in [*layout.arrays.values(), *self._properties.values(), *beside]:
+        in_lists = [] if kept is None else list(kept.arrays.values())
+        for array in [*layout.arrays.values(), *self._properties.values(), *in_lists]:
             if array is not None:
                 for side, nbytes in _placement.nbytes_by_placement(array).items():
                     sizes[side] += nbytes

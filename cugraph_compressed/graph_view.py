@@ -55,8 +55,8 @@ class Adjacency:
         the first call (or kept from a re-orientation) and keeps beside its out-lists while
         it holds them (counted by
         ``CompressedGraph.nbytes``; bottom-up BFS levels with
-        ``TraversalConfig.directed_bottom_up``), or None where the graph keeps none (a
-        virtual split, whose BFS is top-down).  None on in-lists and symmetric lists.
+        ``TraversalConfig.directed_bottom_up``); it returns None where the graph keeps none
+        (a virtual split, whose BFS is top-down).  None on in-lists and symmetric lists.
     derived : dict
         Values computed from these lists and properties (:meth:`derive`): the graph's own
         (:meth:`with_derived`), kept while it holds this layout and dropped with it (a rebuild

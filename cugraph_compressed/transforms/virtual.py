@@ -163,7 +163,10 @@ class VirtualGraph(CompressedGraph):
     :func:`~cugraph_compressed.transforms.virtual_split`, not directly.
 
     It shares the original graph's buffers (nothing is copied or re-encoded) and answers every
-    query as the original does; ``transform`` records the split.  Saving and pickling are
+    query as the original does, but keeps no in-lists beside its out-lists (its BFS is
+    top-down; those the original keeps are the original's, not counted here).  It draws from
+    a memory budget only for what it makes of its own (a re-orientation, a move), under a
+    draw of its own; ``transform`` records the split.  Saving and pickling are
     refused (save the original and split it again after loading).
 
     Parameters
@@ -180,6 +183,7 @@ class VirtualGraph(CompressedGraph):
         # goes): what this graph makes of its own (a re-orientation, a move) is drawn under a
         # token of its own, released when this graph goes.
         self._draw = None
+        self.build_stats = dict(original.build_stats)  # a re-orientation here is this graph's
         self._virtual = VirtualRuns(part_size, coalesce)
         view = original.view()
         adjacency = view.adjacency(ANY)
@@ -195,17 +199,20 @@ class VirtualGraph(CompressedGraph):
             added_edges=0, added_bytes=0,
             added_bytes_by_placement={p: 0 for p in self.nbytes_by_placement()})
 
+    # BFS over virtual vertices is top-down: this graph builds, keeps and counts no in-lists
+    # beside its out-lists.  Those the original keeps (in the derived values the two share)
+    # are the original's, drawn from its budget and kept or dropped by its configuration.
     def _in_lists_beside(self) -> None:
-        """None: BFS over virtual vertices is top-down, so this graph builds no in-lists beside
-        its out-lists (those the original keeps are the original's)."""
+        return None
+
+    def _kept_in_lists(self) -> None:
         return None
 
     def _keep_in_lists(self, lists) -> None:
-        """Nothing: a re-orientation keeps no in-lists beside (see :meth:`_in_lists_beside`)."""
+        pass
 
     def _drop_in_lists(self) -> None:
-        """Nothing: in-lists kept beside the out-lists are the original graph's (with its
-        budget draw), which its own configuration keeps or drops."""
+        pass
 
     def view(self) -> GraphView:
         """The original graph's view, whose ``transform`` runs the algorithms over virtual

@@ -119,6 +119,7 @@ def test_a_virtual_split_leaves_the_original_its_budget_draw():
     start = start_vertex("random")
     got = cgc.bfs(V, start).to_pandas().sort_values("vertex").reset_index(drop=True)
     assert not V._in_lists and G._in_lists  # V holds out-lists of its own now
+    assert "reoriented" in V.build_stats and "reoriented" not in G.build_stats
     assert "in_lists_beside" not in V.nbytes_by_component()
     draws = budget.draws()
     assert len(draws) == 2 and used in draws

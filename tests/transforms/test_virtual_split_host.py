@@ -170,3 +170,32 @@ def test_record_queries_and_bad_arguments():
         V.save("x")
     with pytest.raises(TypeError, match="cannot pickle a virtual split graph"):
         pickle.dumps(V)
+
+
+def test_a_split_keeps_and_records_nothing_of_the_originals_in_lists_and_reorientation():
+    """The original's in-lists kept beside its out-lists stay the original's (the split
+    neither counts nor drops them), and the split's own re-orientation is recorded in its
+    build stats, not the original's."""
+    df = hub_edges(4)
+    G = build(df, True, "ef")
+    G.traversal = cgc.TraversalConfig(directed_bottom_up=True)
+    G.view().adjacency("out").bottom_up_lists()  # built and kept beside G's out-lists
+    V = virtual_split(G, part_size=4)
+    assert "in_lists_beside" in G.nbytes_by_component()
+    assert "in_lists_beside" not in V.nbytes_by_component()
+    assert V.nbytes == G.nbytes - G.nbytes_by_component()["in_lists_beside"]
+    V.traversal = cgc.TraversalConfig()  # the opt-in off for V: G's in-lists stay
+    assert "in_lists_beside" in G.nbytes_by_component()
+
+    T = build(df, True, "ef", store_transposed=True)
+    W = virtual_split(T, part_size=4)
+    W.traversal = cgc.TraversalConfig(directed_bottom_up=True)
+    want = csgraph.shortest_path(weighted_adjacency(df, int(df[["source", "destination"]]
+                                                                .max().max()) + 1, True),
+                                 unweighted=True, indices=1)
+    got = cgc.bfs(W, 1).sort_values("vertex")
+    reached = np.isfinite(want[got["vertex"].to_numpy()])
+    assert np.array_equal(got["distance"].to_numpy()[reached],
+                          want[got["vertex"].to_numpy()][reached].astype(np.int64))
+    assert "reoriented" in W.build_stats and "reoriented" not in T.build_stats
+    assert "in_lists_beside" not in W.nbytes_by_component()
