@@ -153,6 +153,7 @@ def pagerank_residual(edges, scores, alpha, undirected, range_edges):
     step = xp.zeros(n, dtype=np.float64)
     dangling = 0.0
     bits = max(int(n - 1).bit_length(), 1)
+    index = np.int32 if n <= 2**31 else np.int64  # a range's ends: half the bytes where ids fit
     for lo, hi in ranges:
         keys = []
         for u, v in _directions(edges, undirected):
@@ -160,8 +161,8 @@ def pagerank_residual(edges, scores, alpha, undirected, range_edges):
             keys.append(((u[keep].astype(np.uint64) - np.uint64(lo)) << np.uint64(bits))
                         | v[keep].astype(np.uint64))
         keys = xp.unique(xp.concatenate(keys))        # distinct edges of sources lo .. hi-1
-        src = (keys >> np.uint64(bits)).astype(np.int64)
-        dst = (keys & np.uint64((1 << bits) - 1)).astype(np.int64)
+        src = (keys >> np.uint64(bits)).astype(index)
+        dst = (keys & np.uint64((1 << bits) - 1)).astype(index)
         del keys
         outdeg = xp.bincount(src, minlength=hi - lo)
         dangling += float(x[lo:hi][outdeg == 0].sum())

@@ -436,3 +436,51 @@ def test_large_graphs_checks_a_renumbered_graph_in_its_compact_numbering():
     assert rmat_checks.check_components(edges, labels) == ([], 1) and compact.missing == 0
     short = module.Compact(vertices[1:], 64, xp=np)      # vertex 50 missing from the result
     assert [len(list(c)) for c in [short.edges(pairs)()]] == [2] and short.missing == 1
+
+
+def test_large_graphs_numbers_a_graph_of_every_id_by_its_ids(monkeypatch):
+    """A result holding every id below the span (a graph built without renumbering) is its
+    own compact numbering: no rank table, the same dense arrays and edges as one built
+    through it, and a result that lacks or repeats an id is not the same vertices."""
+    import importlib.util
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parents[2] / "benchmarks"
+    monkeypatch.syspath_prepend(str(folder))
+    spec = importlib.util.spec_from_file_location("large_graphs", folder / "large_graphs.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    import rmat_checks
+
+    rng = np.random.default_rng(3)
+    u, v = rng.integers(0, 16, 40), rng.integers(0, 16, 40)
+
+    def pairs():
+        yield u[:25], v[:25]
+        yield u[25:], v[25:]
+
+    vertices = rng.permutation(16)
+    whole = module.Compact(vertices, 16, xp=np)
+    assert whole.identity and whole.rank_of is None and whole.n == 16
+    assert whole.same_vertices(vertices[::-1])
+    assert not whole.same_vertices(np.r_[vertices[:15], vertices[0]])  # 16 ids, one twice
+    assert not whole.same_vertices(vertices[:15])
+    labels = rng.integers(0, 3, 16)
+    dense = whole.dense(vertices, labels, -1)
+    assert dense.tolist() == [int(labels[list(vertices).index(i)]) for i in range(16)]
+    assert whole.rank(np.array([5, 0])).tolist() == [5, 0]
+    edges = [(a.tolist(), b.tolist()) for a, b in whole.edges(pairs)()]
+    assert edges == [(u[:25].tolist(), v[:25].tolist()), (u[25:].tolist(), v[25:].tolist())]
+    assert whole.missing == 0
+    part = module.Compact(vertices[1:], 16, xp=np)  # one id is no vertex: ranks as before
+    assert not part.identity and part.rank_of is not None
+    scores = rng.random(16)
+    # The residual over the identity numbering equals the one through a rank table that
+    # numbers the same ids the same way (a span of 17: id 16 is no vertex).
+    ranked = module.Compact(vertices, 17, xp=np)
+    assert not ranked.identity and ranked.rank_of[:16].tolist() == list(range(16))
+    got = rmat_checks.pagerank_residual(whole.edges(pairs), whole.dense(vertices, scores, 0.0),
+                                        0.85, True, 8)
+    want = rmat_checks.pagerank_residual(ranked.edges(pairs),
+                                         ranked.dense(vertices, scores, 0.0), 0.85, True, 8)
+    assert got == pytest.approx(want, rel=1e-12)
