@@ -116,10 +116,10 @@ def check_components(edges, labels):
 
 
 def source_ranges(edges, n, undirected, range_edges, xp=np):
-    """``[(lo, hi)]``: consecutive source-vertex ranges covering ``0 .. n-1``, each holding at
-    most ``range_edges`` edge ends (a vertex with more is a range of its own), so what one
-    range deduplicates is bounded by edges, not vertices (R-MAT's hubs share the low ids).
-    ``xp``: the module of the edges' arrays."""
+    """``[(lo, hi, ends)]``: consecutive source-vertex ranges covering ``0 .. n-1``, each
+    holding ``ends`` <= ``range_edges`` edge ends (a vertex with more is a range of its own),
+    so what one range deduplicates is bounded by edges, not vertices (R-MAT's hubs share the
+    low ids).  ``xp``: the module of the edges' arrays."""
     # One n-long array, counted in place and then summed in place: a bincount per chunk
     # and a separate cumsum were two more 8.6 GB arrays at R-MAT 30.  Counted as uint64,
     # which every CuPy's scatter-add takes (int64 only from 14.1), then read as int64 (the
@@ -135,7 +135,7 @@ def source_ranges(edges, n, undirected, range_edges, xp=np):
         before = int(ends[lo - 1]) if lo else 0
         hi = int(xp.searchsorted(ends, before + range_edges, side="right"))
         hi = min(max(hi, lo + 1), n)
-        ranges.append((lo, hi))
+        ranges.append((lo, hi, int(ends[hi - 1]) - before))
         lo = hi
     return ranges
 
@@ -154,13 +154,18 @@ def pagerank_residual(edges, scores, alpha, undirected, range_edges):
     dangling = 0.0
     bits = max(int(n - 1).bit_length(), 1)
     index = np.int32 if n <= 2**31 else np.int64  # a range's ends: half the bytes where ids fit
-    for lo, hi in ranges:
-        keys = []
+    for lo, hi, count in ranges:
+        keys, filled = xp.empty(count, dtype=np.uint64), 0  # filled in place: no list to join
         for u, v in _directions(edges, undirected):
             keep = (u >= lo) & (u < hi)
-            keys.append(((u[keep].astype(np.uint64) - np.uint64(lo)) << np.uint64(bits))
-                        | v[keep].astype(np.uint64))
-        keys = xp.unique(xp.concatenate(keys))        # distinct edges of sources lo .. hi-1
+            part = ((u[keep].astype(np.uint64) - np.uint64(lo)) << np.uint64(bits)) \
+                | v[keep].astype(np.uint64)
+            if filled + part.size > count:
+                raise ValueError("the edges gave more ends on a later pass than on the first")
+            keys[filled:filled + part.size] = part
+            filled += part.size
+            del part
+        keys = xp.unique(keys[:filled])               # distinct edges of sources lo .. hi-1
         src = (keys >> np.uint64(bits)).astype(index)
         dst = (keys & np.uint64((1 << bits) - 1)).astype(index)
         del keys

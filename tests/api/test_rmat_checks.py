@@ -114,8 +114,8 @@ def test_source_ranges_cover_the_vertices_within_the_edge_bound(undirected, rang
     ranges = rmat_checks.source_ranges(edges, n, undirected, range_edges)
     assert ranges[0][0] == 0 and ranges[-1][1] == n
     assert all(a[1] == b[0] for a, b in zip(ranges[:-1], ranges[1:]))
-    for lo, hi in ranges:
-        assert hi > lo
+    for lo, hi, count in ranges:
+        assert hi > lo and count == ends[lo:hi].sum()
         assert hi - lo == 1 or ends[lo:hi].sum() <= range_edges
         if hi < n:  # maximal: the next vertex would pass the bound
             assert ends[lo:hi + 1].sum() > range_edges
