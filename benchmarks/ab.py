@@ -7,9 +7,13 @@ one R-MAT graph, from an RMM pool, with the ``cugraph_compressed`` of the checko
 lives in.  Only calls every version of the package has are used, so copying the file into an
 older checkout and running both, alternately, compares the package code under one harness::
 
+    cp benchmarks/ab.py ../old/benchmarks/
     python3 benchmarks/ab.py --scale 22 --label new --out new.json
     (cd ../old && python3 benchmarks/ab.py --scale 22 --label old --out old.json)
     python3 benchmarks/ab.py --compare old.json new.json
+
+Graphs keep the generated ids (``renumber=False``) unless ``--renumber`` (cuGraph's default
+path, and ours in its default vertex order, degree order since it exists).
 """
 import argparse
 import json
@@ -70,7 +74,7 @@ def measure(args):
                 G = (cugraph.Graph(directed=directed) if fmt == "cugraph"
                      else cgc.CompressedGraph(directed=directed, format=fmt))
                 G.from_cudf_edgelist(df, weight="weight" if weighted else None,
-                                     renumber=False, store_transposed=transposed)
+                                     renumber=args.renumber, store_transposed=transposed)
                 built[key] = G
             G = built[key]
             if name == "bfs":
@@ -87,7 +91,8 @@ def measure(args):
             rows.append({"format": fmt, "algorithm": name, "ms": ms})
             print(f"{args.label} {fmt:8} {name:8} {ms:9.3f} ms", flush=True)
         built.clear()
-    return {"label": args.label, "scale": args.scale, "sources": sources, "rows": rows}
+    return {"label": args.label, "scale": args.scale, "renumber": args.renumber,
+            "sources": sources, "rows": rows}
 
 
 def compare(paths):
@@ -111,6 +116,9 @@ def main(argv=None):
     p.add_argument("--sources", type=int, default=4)
     p.add_argument("--formats", nargs="+", default=["csr", "ef", "cgr", "fl"])
     p.add_argument("--algorithms", nargs="+", default=["bfs", "sssp", "pagerank", "wcc"])
+    p.add_argument("--renumber", action="store_true",
+                   help="build every graph with renumber=True (cuGraph's default path; ours "
+                        "then in its default vertex order) instead of the generated ids")
     p.add_argument("--label", default="run")
     p.add_argument("--out", default=None)
     p.add_argument("--compare", nargs="+", default=None,
