@@ -151,9 +151,10 @@ def check_property_series(series, name: str, where: str = "") -> np.dtype:
     if count:
         raise ValueError(f"{where}{name} column {series.name!r} holds {count} null value(s)")
     dtype = numpy_dtype(series)
-    if name == "weight" and dtype.kind not in "fiu":
-        raise ValueError(f"{where}weight column {series.name!r} has dtype {dtype}; "
-                         "weights must be numeric")
+    if name == "weight" and (dtype.kind not in "fiu" or (dtype.kind == "f"
+                                                         and dtype.itemsize > 8)):
+        raise ValueError(f"{where}weight column {series.name!r} has dtype {dtype}; weights "
+                         "must be float32 or float64, or integers or float16 (widened)")
     if name != "weight" and dtype.kind not in "iu":
         raise ValueError(f"{where}{name} column {series.name!r} has dtype {dtype}; it must be "
                          "integer")
@@ -161,10 +162,11 @@ def check_property_series(series, name: str, where: str = "") -> np.dtype:
 
 
 def weight_dtype(dtype) -> np.dtype:
-    """The dtype weights of ``dtype`` are stored in: floats keep theirs; as cuGraph, 32-bit
-    integers become float32, wider ones float64."""
+    """The dtype weights of ``dtype`` are stored in, float32 or float64 (what cuGraph takes and
+    a saved graph holds): float32 and float64 keep theirs; float16 and integers of up to 32
+    bits become float32 (as cuGraph makes 32-bit integers), wider integers float64."""
     dtype = np.dtype(dtype)
-    if dtype.kind == "f":
+    if dtype.kind == "f" and dtype.itemsize >= 4:
         return dtype
     return np.dtype(np.float32 if dtype.itemsize <= 4 else np.float64)
 
@@ -248,7 +250,8 @@ def merge_directions(forward, backward, num_vertices, xp):
         pair = xp.zeros(w.size, dtype=bool)
         pair[:-1] = ~first[1:]  # groups hold one edge per direction given: at most two
         mean = w.copy()
-        mean[:-1] = xp.where(pair[:-1], (w[:-1] + w[1:]) / 2, w[:-1])
+        half = w / 2  # halves summed: (a + b) / 2 overflowed to inf for weights near the max
+        mean[:-1] = xp.where(pair[:-1], half[:-1] + half[1:], w[:-1])
         doubled["weight"] = mean
     return src[first], dst[first], {k: v[first] for k, v in doubled.items()}
 

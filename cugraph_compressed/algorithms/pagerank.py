@@ -48,7 +48,7 @@ def _dense(G, frame, column, what, non_negative=False):
     """A float64 host vector over all vertices from a (vertex, column) frame; 0 where absent.
 
     ValueError names the first vertex listed twice (which value would win is not defined), the
-    first NaN value and, with ``non_negative``, the first negative one."""
+    first NaN or infinite value and, with ``non_negative``, the first negative one."""
     if frame is None:
         return None
     columns = getattr(frame, "columns", ())
@@ -70,11 +70,11 @@ def _dense(G, frame, column, what, non_negative=False):
         if repeated.size:
             raise ValueError(f"{what} lists vertex {vertex(repeated.min())!r} more than once; "
                              "give each vertex one value")
-        bad = np.isnan(values) | ((values < 0) if non_negative else False)
+        bad = ~np.isfinite(values) | ((values < 0) if non_negative else False)
         if bad.any():
             row = int(np.argmax(bad))
-            need = "a non-negative number" if non_negative else "a number"
-            raise ValueError(f"{what} gives vertex {vertex(row)!r} the value {values[row]!r}; "
+            need = "a finite, non-negative number" if non_negative else "a finite number"
+            raise ValueError(f"{what} gives vertex {vertex(row)!r} the value {float(values[row])!r}; "
                              f"each '{column}' must be {need}")
         vector[ids] = values
     return vector
@@ -91,9 +91,19 @@ def check_weights(adjacency) -> None:
                          f"weight(s) are NaN, the first at stored edge {first}")
 
 
+def finite_out_weights(out_weight, xp):
+    """``out_weight``, after a ValueError when a vertex's sum of weights overflowed float64:
+    its share would be 0 and the scores would silently stop summing to 1."""
+    if bool(xp.isinf(out_weight).any()):
+        raise ValueError("a vertex's out-weight (the sum of its out-edges' weights) is "
+                         "infinite: weights this large overflow a float64 sum; scale them "
+                         "down")
+    return out_weight
+
+
 def out_weights_host(owner, weights, n):
     """Each vertex's out-weight (float64): the sum of the weights of its out-edges."""
-    return np.bincount(owner, weights=weights, minlength=n)
+    return finite_out_weights(np.bincount(owner, weights=weights, minlength=n), np)
 
 
 #: What the latest PageRank run of this process did: ``iterations``, the passes over every
@@ -166,7 +176,7 @@ def out_weights_device(spmv, n, share_dtype, in_lists):
 
     out_weight = cp.zeros(n, dtype=cp.float64)
     spmv(cp.ones(n, dtype=share_dtype), not in_lists, out_weight)
-    return out_weight
+    return finite_out_weights(out_weight, cp)
 
 
 def inverse_out_weights(out_weight, share_dtype):
@@ -312,11 +322,12 @@ def vertex_inputs(G, personalization, nstart, precomputed_vertex_out_weight, has
         if len(personalization) == 0:
             raise RuntimeError("Invalid input argument: the personalization vector should not "
                                "be empty")
-        total = teleport.sum()
-        if not total > 0:
+        largest = teleport.max()
+        if not largest > 0:
             raise RuntimeError(f"Invalid input argument: sum of personalization values should be "
-                               f"positive, got {total}")
-        teleport = teleport / total
+                               f"positive, got {teleport.sum()}")
+        teleport = teleport / largest  # first: a sum of values near the largest float is inf
+        teleport /= teleport.sum()
     start = _dense(G, nstart, "values", "nstart")
     out_weight = _dense(G, precomputed_vertex_out_weight, "sums",
                         "precomputed_vertex_out_weight", non_negative=True)

@@ -129,11 +129,33 @@ def test_a_vertex_given_twice_is_named(what, column):
 
 @pytest.mark.parametrize("what, column", [("personalization", "values"),
                                           ("precomputed_vertex_out_weight", "sums")])
-def test_negative_or_nan_values_are_named(what, column):
-    for bad in (-0.5, np.nan):
+def test_negative_nan_or_infinite_values_are_named(what, column):
+    for bad in (-0.5, np.nan, np.inf):
         frame = pd.DataFrame({"vertex": [0, 1, 2], column: [1.0, bad, 1.0]})
         with pytest.raises(ValueError, match=f"{what} gives vertex 1 the value"):
             pagerank(small_graph(), **{what: frame})
+    frame = pd.DataFrame({"vertex": [0, 1, 2], "values": [1.0, -np.inf, 1.0]})
+    with pytest.raises(ValueError, match="nstart gives vertex 1 the value -inf"):
+        pagerank(small_graph(), nstart=frame)
+
+
+def test_personalization_values_near_the_largest_float_are_normalized():
+    """Values whose sum overflows float64 still weigh as their ratios say (the sum of 1e308
+    twice was inf, and every teleport share 0)."""
+    G = small_graph()
+    huge = pagerank(G, personalization=pd.DataFrame({"vertex": [0, 1], "values": [1e308] * 2}))
+    ones = pagerank(G, personalization=pd.DataFrame({"vertex": [0, 1], "values": [1.0] * 2}))
+    np.testing.assert_allclose(huge["pagerank"], ones["pagerank"], rtol=1e-12)
+    assert huge["pagerank"].sum() == pytest.approx(1.0)
+
+
+def test_out_weights_that_overflow_are_refused():
+    """A vertex whose out-edges' weights sum past float64 would pass on no score at all."""
+    df = pd.DataFrame({"source": [0, 1, 1], "destination": [1, 0, 2],
+                       "weight": [1.0, 1.7e308, 1.7e308]})
+    G = build(df, "csr", weight="weight")
+    with pytest.raises(ValueError, match="out-weight .* is infinite"):
+        pagerank(G)
 
 
 def test_nan_weights_are_named_not_iterated():

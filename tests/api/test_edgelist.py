@@ -190,6 +190,17 @@ def test_undirected_edge_given_both_ways_gets_the_mean_weight():
     assert G.number_of_edges() == 1 and G.number_of_edges(directed_edges=True) == 2
 
 
+@pytest.mark.parametrize("dtype, big", [(np.float32, 3e38), (np.float64, 1.7e308)])
+def test_the_mean_weight_of_the_largest_weights_is_finite(dtype, big):
+    """The two directions' mean is their halves' sum: (a + b) / 2 overflowed to inf."""
+    df = frame([0, 1], [1, 0], w=np.array([big, big], dtype))
+    G = build(df, directed=False, weight="w", renumber=False)
+    assert G.view_edge_list()["w"].tolist() == [float(dtype(big))]
+    df = frame([0, 1], [1, 0], w=np.array([big, big / 2], dtype))
+    got = build(df, directed=False, weight="w", renumber=False).view_edge_list()["w"]
+    assert got.tolist() == [float(dtype(big) / 2 + dtype(big / 2) / 2)]
+
+
 def test_undirected_edge_counts_self_loops_once():
     G = build(frame([0, 1, 2], [0, 2, 1]), directed=False, renumber=False)
     assert G.number_of_edges() == 2
@@ -210,6 +221,28 @@ def test_integer_weights_become_floats():
     assert G.view_edge_list()["w"].dtype == np.float32
     G = build(frame([0], [1], w=np.array([3], np.int64)), weight="w")
     assert G.view_edge_list()["w"].dtype == np.float64
+
+
+def test_float16_weights_are_stored_as_float32(tmp_path):
+    """cuGraph takes float32 or float64 weights, and a saved graph holds those: float16 ones
+    are widened (exactly), so the graph saves, loads and pickles."""
+    import pickle
+
+    w = np.array([0.5, 1.5, 2.25], np.float16)
+    G = build(frame([0, 1, 2], [1, 2, 0], w=w), weight="w")
+    edges = G.view_edge_list()
+    assert edges["w"].dtype == np.float32 and edges["w"].tolist() == [0.5, 1.5, 2.25]
+    G.save(tmp_path / "g.cgc")
+    loaded = cgc.CompressedGraph.load(tmp_path / "g.cgc")
+    pd.testing.assert_frame_equal(loaded.view_edge_list(), edges)
+    pd.testing.assert_frame_equal(pickle.loads(pickle.dumps(G)).view_edge_list(), edges)
+
+
+@pytest.mark.skipif(np.dtype(np.longdouble).itemsize <= 8, reason="longdouble is float64 here")
+def test_weights_wider_than_float64_are_refused():
+    with pytest.raises(ValueError, match=r"weight column 'w' has dtype float\d+; weights must "
+                                         r"be float32 or float64"):
+        build(frame([0], [1], w=np.array([1.0], np.longdouble)), weight="w")
 
 
 def test_vertex_dtype_rules():
