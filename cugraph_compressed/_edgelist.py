@@ -98,6 +98,22 @@ def edge_columns(input_df, source, destination, edge_attr, weight, edge_id, edge
             f"(its columns: {list(input_df.columns)!r}); "
             "recheck the source, destination and edge attribute parameters"
         )
+    # One column per role, and a label the frame holds once: a column read for two roles, or
+    # a repeated label (which reads as a frame, not a column), would mix roles' values.
+    roles = {"source": source, "destination": destination,
+             **{k: v for k, v in names.items() if v is not None}}
+    taken = {}
+    for role, label in roles.items():
+        if label in taken:
+            raise ValueError(f"{role}={label!r} names the column {taken[label]} reads too; "
+                             "give each of source, destination and the edge attributes a "
+                             "column of its own")
+        taken[label] = role
+    labels = list(input_df.columns)
+    repeated = [label for label in taken if labels.count(label) > 1]
+    if repeated:
+        raise ValueError(f"the edge frame has {labels.count(repeated[0])} columns labelled "
+                         f"{repeated[0]!r}; give each column a label of its own")
     return source, destination, {k: v for k, v in names.items() if v is not None}
 
 

@@ -74,8 +74,8 @@ def _dense(G, frame, column, what, non_negative=False):
         if bad.any():
             row = int(np.argmax(bad))
             need = "a finite, non-negative number" if non_negative else "a finite number"
-            raise ValueError(f"{what} gives vertex {vertex(row)!r} the value {float(values[row])!r}; "
-                             f"each '{column}' must be {need}")
+            raise ValueError(f"{what} gives vertex {vertex(row)!r} the value "
+                             f"{float(values[row])!r}; each '{column}' must be {need}")
         vector[ids] = values
     return vector
 

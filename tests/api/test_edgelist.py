@@ -25,6 +25,23 @@ def test_pandas_frame_given_to_from_cudf_edgelist_is_a_type_error():
         cgc.CompressedGraph().from_cudf_edgelist(frame([0], [1]))
 
 
+def test_a_column_serves_one_role():
+    df = frame([0, 1], [1, 2], w=[1.0, 2.0])
+    with pytest.raises(ValueError, match="weight='source' names the column source reads too"):
+        build(df, weight="source")
+    with pytest.raises(ValueError, match="destination='source' names the column source"):
+        build(df, destination="source")
+    with pytest.raises(ValueError, match="edge_id='w' names the column weight reads too"):
+        build(df.assign(e=[0, 1]), edge_attr=["w", "w", "e"])
+
+
+def test_a_repeated_column_label_is_refused():
+    df = pd.DataFrame([[0, 1, 2]], columns=["source", "destination", "destination"])
+    with pytest.raises(ValueError, match="2 columns labelled 'destination'"):
+        build(df)
+    build(pd.DataFrame([[0, 1, 2, 3]], columns=["source", "destination", "x", "x"]))  # unread
+
+
 def test_missing_columns_are_named():
     with pytest.raises(ValueError, match="'dst'"):
         build(frame([0], [1]), destination="dst")
