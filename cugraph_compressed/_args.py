@@ -30,6 +30,13 @@ def check_number(name: str, value) -> float:
     return float(value)
 
 
+def _shown(bound: int) -> str:
+    """A bound as written in messages: ``2**k`` for a large power of two."""
+    if bound >= 2**20 and bound & (bound - 1) == 0:
+        return f"2**{bound.bit_length() - 1}"
+    return str(bound)
+
+
 def check_int(name: str, value, lo: int, hi=None, *, not_int=TypeError) -> int:
     """``value`` as an int in ``[lo, hi]`` (``hi`` None: no upper bound); ``not_int`` (TypeError
     by default) unless it is an integer (not a bool), ValueError naming the bound otherwise."""
@@ -37,6 +44,6 @@ def check_int(name: str, value, lo: int, hi=None, *, not_int=TypeError) -> int:
         raise not_int(f"{name} must be an integer, got {value!r}")
     value = int(value)
     if value < lo or (hi is not None and value > hi):
-        bound = f"in [{lo}, {hi}]" if hi is not None else f">= {lo}"
+        bound = f"in [{lo}, {_shown(hi)}]" if hi is not None else f">= {lo}"
         raise ValueError(f"{name} must be {bound}, got {value}")
     return value

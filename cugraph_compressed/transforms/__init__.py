@@ -35,6 +35,10 @@ from .graph import Transform, TransformedGraph
 from .split_edges import SplitPlan
 from .virtual import VirtualGraph
 
+#: The largest size parameter: any list is shorter, and the transforms' int64 arithmetic
+#: on degrees stays exact.
+LARGEST = 2**62
+
 __all__ = ["Transform", "TransformedGraph", "VirtualGraph", "comb", "udt", "virtual_split"]
 
 
@@ -79,7 +83,7 @@ def udt(G, degree_bound=8) -> TransformedGraph:
         ``degree_bound`` < 2, or ``G`` has no edge list.
     """
     _check_graph(G, "udt")
-    k = check_int("degree_bound", degree_bound, 2)
+    k = check_int("degree_bound", degree_bound, 2, LARGEST)
     return TransformedGraph(G, SplitPlan("udt", k, k), {"degree_bound": k})
 
 
@@ -111,8 +115,8 @@ def comb(G, threshold, width) -> TransformedGraph:
         ``threshold`` < 0, ``width`` < 1, or ``G`` has no edge list.
     """
     _check_graph(G, "comb")
-    threshold = check_int("threshold", threshold, 0)
-    width = check_int("width", width, 1)
+    threshold = check_int("threshold", threshold, 0, LARGEST)
+    width = check_int("width", width, 1, LARGEST)
     return TransformedGraph(G, SplitPlan("comb", threshold, width),
                             {"threshold": threshold, "width": width})
 
@@ -150,5 +154,5 @@ def virtual_split(G, part_size=8, coalesce=True) -> VirtualGraph:
         ``part_size`` < 1, or ``G`` has no edge list.
     """
     _check_graph(G, "virtual_split")
-    part_size = check_int("part_size", part_size, 1)
+    part_size = check_int("part_size", part_size, 1, LARGEST)
     return VirtualGraph(G, part_size, check_bool("coalesce", coalesce))

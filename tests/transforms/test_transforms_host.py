@@ -218,14 +218,21 @@ def test_transposed_graph_splits_in_lists():
 def test_bad_arguments_and_refused_queries():
     df = hub_edges(1)
     G = build(df, False, "csr")
-    with pytest.raises(ValueError, match="degree_bound must be >= 2, got 1"):
+    with pytest.raises(ValueError, match=r"degree_bound must be in \[2, 2\*\*62\], got 1"):
         udt(G, degree_bound=1)
     with pytest.raises(TypeError, match="degree_bound must be an integer"):
         udt(G, degree_bound=2.5)
-    with pytest.raises(ValueError, match="width must be >= 1, got 0"):
+    with pytest.raises(ValueError, match=r"width must be in \[1, 2\*\*62\], got 0"):
         comb(G, threshold=4, width=0)
-    with pytest.raises(ValueError, match="threshold must be >= 0, got -1"):
+    with pytest.raises(ValueError, match=r"threshold must be in \[0, 2\*\*62\], got -1"):
         comb(G, threshold=-1, width=2)
+    for big in (2**62 + 1, 2**64):  # past int64's arithmetic on degrees: named, not crashed
+        with pytest.raises(ValueError, match=rf"degree_bound must be .*, got {big}"):
+            udt(G, degree_bound=big)
+        with pytest.raises(ValueError, match=rf"width must be .*, got {big}"):
+            comb(G, threshold=4, width=big)
+    assert udt(G, degree_bound=2**62).transform.added_vertices == 0  # every list fits
+    assert comb(G, threshold=2**62, width=2).transform.added_vertices == 0
     with pytest.raises(TypeError, match="takes a CompressedGraph"):
         udt(nx.Graph(), degree_bound=2)
     with pytest.raises(ValueError, match="empty"):

@@ -152,8 +152,11 @@ def test_record_queries_and_bad_arguments():
     pd.testing.assert_frame_equal(V.view_edge_list(), G.view_edge_list())
     pd.testing.assert_frame_equal(V.degrees(), G.degrees())
     assert "virtual" in repr(V) and G.view().transform is None
-    with pytest.raises(ValueError, match="part_size must be >= 1, got 0"):
+    with pytest.raises(ValueError, match=r"part_size must be in \[1, 2\*\*62\], got 0"):
         virtual_split(G, part_size=0)
+    with pytest.raises(ValueError, match=r"part_size must be .*, got 18446744073709551616"):
+        virtual_split(G, part_size=2**64)
+    assert virtual_split(G, part_size=2**62).transform.added_vertices == 0
     with pytest.raises(TypeError, match="part_size must be an integer"):
         virtual_split(G, part_size=2.0)
     with pytest.raises(TypeError, match="coalesce must be a bool"):
