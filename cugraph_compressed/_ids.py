@@ -280,6 +280,9 @@ class VertexIds:
         # temporary then meets nothing else).
         inverse = None if self.internal_of is None else self._ranks()
         missing = internal < 0
+        if self.n == 0:  # no vertex: every entry is none (and the empty map has no row 0)
+            missing = xp.ones(missing.shape, dtype=bool)
+            inverse = None
         ranks = xp.where(missing, 0, internal)
         if inverse is not None:
             ranks = inverse[ranks]
@@ -293,7 +296,7 @@ class VertexIds:
         lib = _backend.frame_library(self.backend)
         values = self._map_array()
         if values is not None:  # a gather of the map's array: no Series machinery
-            ids = values[ranks]
+            ids = values[ranks] if self.n else xp.zeros(ranks.shape, dtype=values.dtype)
             if missing is None:
                 return lib.Series(ids)
             if values.dtype.kind in "if":  # -1 fits: one select, nothing read back
@@ -301,6 +304,8 @@ class VertexIds:
             if not bool(missing.any()):
                 return lib.Series(ids)
             ids = lib.Series(ids)
+        elif not self.n:
+            ids = lib.Series([None] * int(ranks.size), dtype=self.renumber_map.dtype)
         else:
             ids = self.renumber_map.reset_index(drop=True).take(ranks)
             ids = ids.reset_index(drop=True)

@@ -244,8 +244,10 @@ class GraphQueries:
         too_large = internal >= view.num_vertices
         if bool(too_large.any()):
             value = int(internal[int(xp.argmax(too_large))])
+            ids = (f"they are 0 .. {view.num_vertices - 1}" if view.num_vertices
+                   else "the graph has no vertices")
             raise ValueError(f"column {label!r} holds {value}, which is not an internal vertex "
-                             f"id: they are 0 .. {view.num_vertices - 1}")
+                             f"id: {ids}")
         out = frame.drop(columns=[label])
         out.insert(0, label, as_series(view.ids.to_user(internal.astype(view.vertex_dtype)),
                                        view.backend))

@@ -249,6 +249,18 @@ def test_unrenumbered_graph_ids_are_internal_ids():
     assert out["p"].tolist() == [3, -1]  # a missing predecessor stays -1
 
 
+@pytest.mark.parametrize("ids", [np.array([], np.int64), pd.Series([], dtype=object)],
+                         ids=["int64", "strings"])
+def test_an_empty_renumbered_graph_unrenumbers_missing_ids(ids):
+    """No vertex: -1 (a missing predecessor) stays -1, any other id is named, not indexed."""
+    G = cgc.CompressedGraph().from_pandas_edgelist(
+        pd.DataFrame({"source": ids, "destination": ids}))
+    assert G.renumbered and G.number_of_vertices() == 0
+    assert G.unrenumber(pd.DataFrame({"p": [-1, -1]}), "p")["p"].tolist() == [-1, -1]
+    with pytest.raises(ValueError, match="holds 0, .* the graph has no vertices"):
+        G.unrenumber(pd.DataFrame({"p": [0]}), "p")
+
+
 @pytest.mark.gpu
 @pytest.mark.parametrize("case", ["directed", "directed transposed", "undirected strings",
                                   "transposed strings", "degree-ordered directed",
