@@ -106,7 +106,13 @@ class IdSet:
             self._table = self._dense_table(ids)
         else:
             ids = self._ids if self._ids is not None else lib.Series([], dtype=object)
-            ids = ids.sort_values(ignore_index=True)
+            try:
+                ids = ids.sort_values(ignore_index=True)
+            except TypeError as exc:  # e.g. ints beside strings in one object column
+                kinds = sorted({type(v).__name__ for v in ids.head(10_000)})
+                raise TypeError(f"vertex ids of types {kinds} cannot be ordered together: give "
+                                "the source and destination ids (and vertices=) one type")  \
+                    from exc
             self.num_vertices = len(ids)
             self.renumber_map = ids
             self._index = lib.Index(ids)

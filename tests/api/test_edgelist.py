@@ -35,6 +35,12 @@ def test_a_column_serves_one_role():
         build(df.assign(e=[0, 1]), edge_attr=["w", "w", "e"])
 
 
+def test_ids_of_types_that_cannot_be_ordered_are_named():
+    with pytest.raises(TypeError, match=r"vertex ids of types \['int', 'str'\] cannot be "
+                                        "ordered together"):
+        build(frame([0, "a"], ["b", 1]))
+
+
 def test_a_repeated_column_label_is_refused():
     df = pd.DataFrame([[0, 1, 2]], columns=["source", "destination", "destination"])
     with pytest.raises(ValueError, match="2 columns labelled 'destination'"):
