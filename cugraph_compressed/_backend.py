@@ -120,6 +120,21 @@ def total_memory(backend: str) -> int:
     return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
 
 
+def available_memory(backend: str) -> int:
+    """Bytes a build can still take: on the host the kernel's ``MemAvailable`` (past it the
+    process is killed, not refused), else :func:`total_memory`; on the device
+    :func:`total_memory` (an RMM pool holds free memory the driver counts as used)."""
+    if backend == HOST:
+        try:
+            with open("/proc/meminfo") as meminfo:
+                for line in meminfo:
+                    if line.startswith("MemAvailable:"):
+                        return int(line.split()[1]) * 1024
+        except (OSError, ValueError, IndexError):
+            pass
+    return total_memory(backend)
+
+
 def array_module(backend: str):
     """NumPy for the host backend, CuPy for the device backend."""
     if backend == HOST:

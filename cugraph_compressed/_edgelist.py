@@ -188,19 +188,21 @@ def weight_dtype(dtype) -> np.dtype:
 
 
 def check_vertex_memory(num_vertices: int, bytes_per_vertex: int, backend: str) -> None:
-    """MemoryError naming the largest id when its vertex count cannot be built here at all."""
-    from ._backend import DEVICE, total_memory
+    """MemoryError naming the largest id when its vertex count cannot be built here: past the
+    GPU's memory, or past the host memory available now (beyond it the process would be
+    killed, not refused)."""
+    from ._backend import DEVICE, available_memory
 
     needed = num_vertices * bytes_per_vertex
-    total = total_memory(backend)
-    if needed > total:
-        where = "GPU memory" if backend == DEVICE else "host memory"
+    room = available_memory(backend)
+    if needed > room:
+        where = ("all {} GiB of GPU memory" if backend == DEVICE
+                 else "the {} GiB of host memory available").format(f"{room / 2**30:,.1f}")
         raise MemoryError(
             f"with renumber=False the largest vertex id, {num_vertices - 1}, makes "
             f"{num_vertices:,} vertices; building them takes about {needed / 2**30:,.1f} GiB "
-            f"({bytes_per_vertex} bytes per vertex in this layout), more than all "
-            f"{total / 2**30:,.1f} GiB of {where}: pass renumber=True to number only the ids "
-            "that occur")
+            f"({bytes_per_vertex} bytes per vertex in this layout), more than {where}: pass "
+            "renumber=True to number only the ids that occur")
 
 
 def check_vertices(num_vertices, renumber, series, xp, distinct=None):

@@ -41,6 +41,25 @@ def test_ids_of_types_that_cannot_be_ordered_are_named():
         build(frame([0, "a"], ["b", 1]))
 
 
+def test_vertex_ids_past_the_available_host_memory_are_refused(monkeypatch):
+    """renumber=False makes a vertex of every id up to the largest: past the host memory
+    available now that is a MemoryError naming the id, before anything is allocated (a
+    second such graph beside a first was killed by the kernel, not refused)."""
+    from cugraph_compressed import _backend
+
+    monkeypatch.setattr(_backend, "available_memory", lambda backend: 1 << 30)
+    with pytest.raises(MemoryError, match=r"largest vertex id, 999999999, .* more than the "
+                                          r"1\.0 GiB of host memory available"):
+        build(frame([0], [999_999_999]), renumber=False)
+    build(frame([0], [999_999_999]))  # renumbered: two vertices
+
+
+def test_available_host_memory_is_at_most_the_total():
+    from cugraph_compressed import _backend
+
+    assert 0 < _backend.available_memory("host") <= _backend.total_memory("host")
+
+
 def test_a_repeated_column_label_is_refused():
     df = pd.DataFrame([[0, 1, 2]], columns=["source", "destination", "destination"])
     with pytest.raises(ValueError, match="2 columns labelled 'destination'"):
