@@ -432,6 +432,17 @@ def test_matrix_market_headers_refused(tmp_path, content, message):
     assert str(path) in str(info.value)
 
 
+def test_matrix_market_rows_past_the_host_memory_are_refused(tmp_path):
+    """A size line whose rows' ids alone pass the host memory available is a MemoryError
+    naming it, before NumPy tries to allocate them."""
+    path = tmp_path / "big.mtx"
+    path.write_text(f"%%MatrixMarket matrix coordinate pattern general\n{2**40} {2**40} 1\n"
+                    "1 2\n")
+    with pytest.raises(MemoryError, match=r"size line \(line 2\) gives 1099511627776 rows, "
+                                          r"whose ids alone take 8,192\.0 GiB"):
+        read(path)
+
+
 def test_matrix_market_entries_checked(tmp_path):
     head = "%%MatrixMarket matrix coordinate pattern general\n%\n3 3 3\n"
     path = tmp_path / "m.mtx"
