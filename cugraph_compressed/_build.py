@@ -64,7 +64,7 @@ from ._edgelist import (
     weight_dtype,
 )
 from ._ids import VertexIds
-from ._idset import IdSet
+from ._idset import IdSet, UnknownIds
 from ._progress import Progress
 from ._source import ChunkError, EdgeChunks, StoredEdges, pieces
 from ._vertex_order import DEGREE, SORTED, degree_order
@@ -203,8 +203,14 @@ class _Build:
         for i, frame in self._frames():
             for piece in pieces(frame, i, self.source.columns, self.piece_rows, self.xp,
                                 self.ids.numeric, properties):
-                piece.src = self.ids.internal(piece.src)
-                piece.dst = self.ids.internal(piece.dst)
+                try:
+                    piece.src = self.ids.internal(piece.src)
+                    piece.dst = self.ids.internal(piece.dst)
+                except UnknownIds as unknown:
+                    raise ChunkError(
+                        f"chunk {i} holds {unknown.count} vertex id(s) the first pass did not "
+                        f"meet, such as {unknown.first!r}: the chunks must give the same edges "
+                        "on every pass") from None
                 yield piece
 
     def run(self, size_only):

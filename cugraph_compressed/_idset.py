@@ -36,6 +36,15 @@ TABLE_BYTES_PER_VERTEX = 16
 REORDER_SLICE = 1 << 20
 
 
+class UnknownIds(Exception):
+    """Ids a later pass met that the first pass did not (:meth:`IdSet.internal`): ``first``,
+    one of them, and ``count``, how many in the piece.  The build names the chunk."""
+
+    def __init__(self, first, count: int):
+        super().__init__(first, count)
+        self.first, self.count = first, count
+
+
 class IdSet:
     """Distinct vertex ids of one build.
 
@@ -131,7 +140,7 @@ class IdSet:
                 or low < -(2**63) or high >= 2**63):
             return None
         xp = self.xp
-        table = xp.zeros(span, dtype=self.index_dtype)  # ids in between are never looked up
+        table = xp.full(span, -1, dtype=self.index_dtype)  # -1: an id the scan did not meet
         at = ids.astype(np.int64)  # a copy: shifted in place
         at -= low
         table[at] = xp.arange(ids.size, dtype=self.index_dtype)
@@ -144,10 +153,10 @@ class IdSet:
         if self._table is not None:  # one gather per lookup still
             # Rewritten in place a slice at a time: a second whole table would double the
             # largest array of the build (16 bytes a vertex at most, TABLE_BYTES_PER_VERTEX).
-            table = self._table[1]
+            table, xp = self._table[1], self.xp
             for at in range(0, table.size, REORDER_SLICE):
                 part = table[at:at + REORDER_SLICE]
-                part[...] = internal_of[part]
+                part[...] = xp.where(part >= 0, internal_of[xp.maximum(part, 0)], -1)
 
     @property
     def index_dtype(self) -> np.dtype:
@@ -155,20 +164,40 @@ class IdSet:
         return np.dtype(np.int32 if self.num_vertices <= INT32_MAX else np.int64)
 
     def internal(self, values):
-        """Internal ids (``index_dtype`` array of ``xp``) of a piece's ids."""
-        xp = self.xp
+        """Internal ids (``index_dtype`` array of ``xp``) of a piece's ids.
+
+        Raises :class:`UnknownIds` for ids the scan did not meet (input that changed between
+        passes): looked up unchecked, they became another vertex's internal id, or one past
+        the last."""
+        xp, n = self.xp, self.num_vertices
         if not self.renumber:
+            self._refuse((values < 0) | (values >= n), values)
             return values.astype(self.index_dtype, copy=False)
         if self._table is not None:
             low, table = self._table
-            return table[_table_index(values, low)]
+            inside = (values >= low) & (values <= low + table.size - 1)  # in the values' dtype
+            found = table[xp.where(inside, _table_index(values, low), 0)]
+            self._refuse(~inside | (found < 0), values)
+            return found
         if self.numeric:
-            rank = xp.searchsorted(self._sorted, values.astype(self.dtype, copy=False))
+            values = values.astype(self.dtype, copy=False)
+            rank = xp.searchsorted(self._sorted, values)
+            self._refuse((rank >= n) | (self._sorted[xp.minimum(rank, max(n - 1, 0))]
+                                        != values) if n else xp.ones(values.shape, bool), values)
         else:
             rank = xp.asarray(self._index.get_indexer(values))
+            self._refuse(rank < 0, values)
         if self.internal_of is not None:
             return self.internal_of[rank]
         return rank.astype(self.index_dtype, copy=False)
+
+    def _refuse(self, unknown, values) -> None:
+        """:class:`UnknownIds` where ``unknown`` (a mask over ``values``) holds anywhere."""
+        count = int(unknown.sum())
+        if count:
+            at = int(self.xp.argmax(self.xp.asarray(unknown)))
+            first = values.iloc[at] if hasattr(values, "iloc") else values[at]
+            raise UnknownIds(first.item() if hasattr(first, "item") else first, count)
 
 
 def _table_index(values, low: int):

@@ -306,6 +306,45 @@ def test_a_source_that_changes_between_passes_is_named():
         cgc.CompressedGraph().from_edge_chunks(fewer)
 
 
+# Ids a later pass gives that the first did not: a string id, an integer inside the dense
+# table's span, one past it, one a binary search would place between two ids, and one past
+# the largest with renumber=False.
+LATER_IDS = [
+    ({"source": ["a", "b"], "destination": ["b", "c"]}, "zz", {}),
+    ({"source": [0, 2], "destination": [2, 3]}, 1, {}),
+    ({"source": [0, 2], "destination": [2, 3]}, 9, {}),
+    ({"source": [0, 2000], "destination": [2000, 3_000_000]}, 5, {}),
+    ({"source": [0, 2000], "destination": [2000, 3_000_000]}, 5, {"vertex_order": "sorted"}),
+    ({"source": [0, 1], "destination": [1, 2]}, 100, {"renumber": False}),
+]
+
+
+@pytest.mark.parametrize("first, later_id, kwargs", LATER_IDS)
+def test_an_id_a_later_pass_gives_anew_is_named(first, later_id, kwargs):
+    """Same row counts, one id changed after the first pass: looked up unchecked it became
+    another vertex (or one past the last); now the chunk and the id are named, and the graph
+    stays empty."""
+    first = pd.DataFrame(first)
+    later = first.copy()
+    later.loc[1, "destination"] = later_id
+    calls = []
+
+    def changing():
+        calls.append(1)
+        return [first if len(calls) == 1 else later]
+
+    G = cgc.CompressedGraph(directed=True, **{k: v for k, v in kwargs.items()
+                                             if k == "vertex_order"})
+    renumber = kwargs.get("renumber", True)
+    with pytest.raises(ChunkError, match=f"chunk 0 holds 1 vertex id.* such as {later_id!r}"):
+        G.from_edge_chunks(changing, renumber=renumber)
+    with pytest.raises(ValueError, match="empty"):
+        G.number_of_edges()
+    calls.clear()
+    G.from_edge_chunks(lambda: [first], renumber=renumber)  # the same source, unchanged
+    assert G.number_of_edges() == 2
+
+
 def swapped_after_counting(chunks):
     """A source whose later passes give the same rows with source and destination swapped:
     the row counts hold, the per-vertex counts of the second pass do not."""
