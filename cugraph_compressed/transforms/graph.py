@@ -205,6 +205,11 @@ class TransformedGraph(CompressedGraph):
     def save(self, path) -> None:
         self._refuse("save")
 
+    @classmethod
+    def load(cls, path, *args, **kwargs):
+        raise NotImplementedError("load is not defined on a transformed graph: load the "
+                                  "original graph with CompressedGraph.load and transform it")
+
     def __reduce_ex__(self, protocol):
         raise TypeError(f"cannot pickle a {self.transform.kind} graph: pickle the original "
                         "graph and transform it again after loading")

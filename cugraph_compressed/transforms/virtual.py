@@ -229,6 +229,11 @@ class VirtualGraph(CompressedGraph):
         raise NotImplementedError("save is not defined on a virtual split graph: save the "
                                   "original graph and split it again after loading")
 
+    @classmethod
+    def load(cls, path, *args, **kwargs):
+        raise NotImplementedError("load is not defined on a virtual split graph: load the "
+                                  "original graph with CompressedGraph.load and split it")
+
     def __reduce_ex__(self, protocol):
         raise TypeError("cannot pickle a virtual split graph: pickle the original graph and "
                         "split it again after loading")

@@ -235,6 +235,8 @@ def test_bad_arguments_and_refused_queries():
     assert comb(G, threshold=2**62, width=2).transform.added_vertices == 0
     with pytest.raises(TypeError, match="takes a CompressedGraph"):
         udt(nx.Graph(), degree_bound=2)
+    with pytest.raises(NotImplementedError, match="load is not defined on a transformed graph"):
+        TransformedGraph.load("any.cgc")
     with pytest.raises(ValueError, match="empty"):
         udt(cgc.CompressedGraph(), degree_bound=2)
     T = udt(G, degree_bound=2)

@@ -161,6 +161,8 @@ def test_record_queries_and_bad_arguments():
         virtual_split(G, part_size=2.0)
     with pytest.raises(TypeError, match="coalesce must be a bool"):
         virtual_split(G, coalesce=1)
+    with pytest.raises(NotImplementedError, match="load is not defined on a virtual split"):
+        VirtualGraph.load("any.cgc")
     with pytest.raises(TypeError, match="takes a CompressedGraph"):
         virtual_split(nx.Graph())
     with pytest.raises(ValueError, match="empty"):
