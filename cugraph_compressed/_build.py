@@ -288,6 +288,9 @@ class _Build:
         if vertices is None:
             return None
         lib = self.lib
+        if hasattr(vertices, "columns"):
+            raise TypeError(f"vertices must be a Series or a 1-D array-like of vertex ids, got "
+                            f"a {type(vertices).__name__}; pass one of its columns")
         if not hasattr(vertices, "isna"):
             vertices = lib.Series(vertices)
         elif self.source.backend == DEVICE and _backend.is_pandas_object(vertices):

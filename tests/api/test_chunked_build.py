@@ -345,6 +345,14 @@ def test_an_id_a_later_pass_gives_anew_is_named(first, later_id, kwargs):
     assert G.number_of_edges() == 2
 
 
+def test_a_callable_returning_one_frame_or_a_frame_of_vertices_is_named():
+    df = pd.DataFrame({"source": [0, 1], "destination": [1, 2]})
+    with pytest.raises(TypeError, match=r"returned one DataFrame; .*\(for one frame: \[frame\]\)"):
+        cgc.CompressedGraph().from_edge_chunks(lambda: df)
+    with pytest.raises(TypeError, match="vertices must be a Series .* got a DataFrame"):
+        cgc.CompressedGraph().from_edge_chunks(lambda: [df], vertices=pd.DataFrame({"v": [0]}))
+
+
 def swapped_after_counting(chunks):
     """A source whose later passes give the same rows with source and destination swapped:
     the row counts hold, the per-vertex counts of the second pass do not."""
