@@ -564,6 +564,10 @@ def _first_content_line(f, pos, line_no, comment):
         raw = f.readline()
         if not raw:
             return pos, line_no, None
+        if b"\r" in raw.rstrip(b"\r\n"):  # one "line" of many: it would read as a header
+            raise ValueError(f"{getattr(f, 'name', 'the file')!r}, line {line_no}: a carriage "
+                             "return inside a line; lines must end with \\n or \\r\\n "
+                             "(carriage returns alone do not end lines here)")
         text = _decode(raw).strip()
         if text and not (comment and text.startswith(comment)):
             return pos, line_no, raw

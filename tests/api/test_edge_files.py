@@ -432,6 +432,18 @@ def test_matrix_market_headers_refused(tmp_path, content, message):
     assert str(path) in str(info.value)
 
 
+@pytest.mark.parametrize("content", [b"0,1\r1,2\r", b"# edges\r0,1\r1,2\r"])
+def test_carriage_returns_alone_are_refused(tmp_path, content):
+    """CR-only line endings made the whole file one line: read as a header (or a comment),
+    it gave an empty graph."""
+    path = tmp_path / "cr.csv"
+    path.write_bytes(content)
+    with pytest.raises(ValueError, match="line 1: a carriage return inside a line"):
+        read(path)
+    path.write_bytes(content.replace(b"\r", b"\r\n"))
+    assert read(path).number_of_edges() == 2
+
+
 def test_matrix_market_rows_past_the_host_memory_are_refused(tmp_path):
     """A size line whose rows' ids alone pass the host memory available is a MemoryError
     naming it, before NumPy tries to allocate them."""
