@@ -75,6 +75,7 @@ from cugraph_compressed import (  # noqa: E402
     pagerank,
     weakly_connected_components,
 )
+from cugraph_compressed._backend import HOST, available_memory  # noqa: E402
 from cugraph_compressed._placement import check_placement  # noqa: E402
 from cugraph_compressed.generators import rmat_chunks  # noqa: E402
 
@@ -134,14 +135,8 @@ class Memory:
 
 
 def host_available():
-    """Bytes of host memory available now (MemAvailable), or None where unknown."""
-    try:
-        for line in Path("/proc/meminfo").read_text().splitlines():
-            if line.startswith("MemAvailable:"):
-                return int(line.split()[1]) * 1024
-    except OSError:
-        return None
-    return None
+    """Bytes of host memory available now (the package's reading of ``MemAvailable``)."""
+    return available_memory(HOST)
 
 
 def refuse_unpinnable(fmt, args, input_edges):
@@ -149,7 +144,7 @@ def refuse_unpinnable(fmt, args, input_edges):
     available less :data:`HOST_RESERVE`; returns the estimate."""
     estimate = int(BYTES_PER_INPUT_EDGE[fmt, args.undirected] * input_edges)
     available = host_available()
-    if available is not None and estimate > available - HOST_RESERVE:
+    if estimate > available - HOST_RESERVE:
         raise MemoryError(
             f"refused before pinning: {fmt} R-MAT {args.scale} "
             f"{'undirected' if args.undirected else 'directed'} needs about {estimate / 1e9:.1f}"

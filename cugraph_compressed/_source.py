@@ -111,7 +111,7 @@ class EdgeChunks:
         The first pass resolves the columns (cuGraph's rules) and records the row counts;
         later passes raise :class:`ChunkError` where they differ."""
         made = self._make()
-        if hasattr(made, "columns") and hasattr(made, "iloc"):  # a frame: it iterates labels
+        if backend_of(made) is not None:  # one frame: iterating it gives its labels
             raise TypeError(f"the chunks callable returned one {type(made).__name__}; it must "
                             "return an iterable of edge frames (for one frame: [frame])")
         try:
