@@ -203,7 +203,8 @@ class Compact:
             self.rank_of[ids] = xp.arange(self.n, dtype=np.int64)
         self.missing = 0
 
-    def _every_id(self, ids, span):
+    @staticmethod
+    def _every_id(ids, span):
         """Whether sorted ``ids`` are exactly 0 .. span - 1."""
         return (int(ids.size) == span and (span == 0 or (int(ids[0]) == 0
                 and int(ids[-1]) == span - 1 and bool((ids[1:] != ids[:-1]).all()))))

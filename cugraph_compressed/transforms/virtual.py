@@ -200,8 +200,9 @@ class VirtualGraph(CompressedGraph):
             added_bytes_by_placement={p: 0 for p in self.nbytes_by_placement()})
 
     # BFS over virtual vertices is top-down: this graph builds, keeps and counts no in-lists
-    # beside its out-lists.  Those the original keeps (in the derived values the two share)
-    # are the original's, drawn from its budget and kept or dropped by its configuration.
+    # beside its out-lists (so it has none to drop).  Those the original keeps (in the derived
+    # values the two share) are the original's, drawn from its budget and kept or dropped by
+    # its configuration.
     def _in_lists_beside(self) -> None:
         return None
 
@@ -209,9 +210,6 @@ class VirtualGraph(CompressedGraph):
         return None
 
     def _keep_in_lists(self, lists) -> None:
-        pass
-
-    def _drop_in_lists(self) -> None:
         pass
 
     def view(self) -> GraphView:
