@@ -102,7 +102,7 @@ class Module:
 CHECKED_ENV = "CUGRAPH_COMPRESSED_CHECKED"
 #: Set to 0 to make ``TraversalConfig.host_reads`` default to False in this process.
 HOST_READS_ENV = "CUGRAPH_COMPRESSED_HOST_READS"
-#: Set to an int to make ``TraversalConfig.host_sort_frontiers_from`` default to it.
+#: Set to an int (or ``none``) to make ``TraversalConfig.host_sort_frontiers_from`` default to it.
 HOST_SORT_ENV = "CUGRAPH_COMPRESSED_HOST_SORT_FROM"
 #: The define of host-reads builds (``kernels/traverse.cuh``).
 HOST_READS = "CGC_HOST_READS"
@@ -125,14 +125,23 @@ def _host_reads_default() -> bool:
     return _flag(HOST_READS_ENV, True)
 
 
+#: Frontiers of host-placed graphs from this many vertices up are sorted: BFS and SSSP at R-MAT
+#: 24 on the H100 took 0.58-0.88x the time with it on ef, fl and cgr and the same on csr
+#: (benchmarks/results/tuning/h100-scale24-host-sort-frontiers-995879b.json).
+HOST_SORT_FROM = 4096
+
+
 def _host_sort_default():
     value = os.environ.get(HOST_SORT_ENV, "")
     if value == "":
+        return HOST_SORT_FROM
+    if value == "none":
         return None
     try:
         return int(value)
     except ValueError:
-        raise ValueError(f"{HOST_SORT_ENV}={value!r} must be an int >= 1 or empty") from None
+        raise ValueError(f"{HOST_SORT_ENV}={value!r} must be an int >= 1, 'none' or empty"
+                         ) from None
 
 
 @dataclass(frozen=True)
@@ -208,8 +217,8 @@ class TraversalConfig:
     host_sort_frontiers_from : int or None
         ``sort_frontiers_from`` for host-placed graphs (BFS's and SSSP's frontiers sorted by
         vertex, so neighbouring lists share 128-byte lines, as EFG orders its frontier out of
-        core).  None (the default until measured: ``benchmarks/tuning.py``), or the
-        environment's ``CUGRAPH_COMPRESSED_HOST_SORT_FROM``.
+        core).  Defaults to 4096 (``benchmarks/tuning.py`` measured it), or to the
+        environment's ``CUGRAPH_COMPRESSED_HOST_SORT_FROM`` (an int, or ``none``: never).
     """
 
     warp_item_ranks: int | None | str = "auto"

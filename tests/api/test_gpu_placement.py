@@ -470,7 +470,8 @@ def test_host_reads_answer_as_the_plain_kernels_and_the_device_placement(case, l
     ref, _ = cgc.pagerank(DT, **PAGERANK_ARGS)
     ref = by_vertex(ref, n)["pagerank"].astype(np.float64)
     del DT
-    for settings in ({"host_reads": True}, {"host_reads": False},
+    for settings in ({"host_reads": True, "host_sort_frontiers_from": None},
+                     {"host_reads": False, "host_sort_frontiers_from": None},
                      {"host_reads": True, "host_sort_frontiers_from": 1}):
         H = with_config(placed(name, directed, layout, "host"), **settings)
         run = Traversal(H._layout, np.int32, H.traversal)

@@ -21,11 +21,13 @@ def test_defaults_and_environment(monkeypatch):
     monkeypatch.delenv(HOST_READS_ENV, raising=False)
     monkeypatch.delenv(HOST_SORT_ENV, raising=False)
     config = cgc.TraversalConfig()
-    assert config.host_reads is True and config.host_sort_frontiers_from is None
+    assert config.host_reads is True and config.host_sort_frontiers_from == 4096
     monkeypatch.setenv(HOST_READS_ENV, "0")
-    monkeypatch.setenv(HOST_SORT_ENV, "4096")
+    monkeypatch.setenv(HOST_SORT_ENV, "65536")
     config = cgc.TraversalConfig()
-    assert config.host_reads is False and config.host_sort_frontiers_from == 4096
+    assert config.host_reads is False and config.host_sort_frontiers_from == 65536
+    monkeypatch.setenv(HOST_SORT_ENV, "none")
+    assert cgc.TraversalConfig().host_sort_frontiers_from is None
     assert cgc.TraversalConfig(host_reads=True).host_reads  # an argument beats the environment
     monkeypatch.setenv(HOST_READS_ENV, "yes")
     with pytest.raises(ValueError, match=f"{HOST_READS_ENV}='yes' must be 0 or 1"):
