@@ -161,14 +161,6 @@ struct EfView {
     __shared__ unsigned short spots[WARPS][WARP * WARP];
     return spots[threadIdx.x / WARP];
   }
-  // Where target x lies in the table: rows of 32 four-byte words (64 targets), row r rotated
-  // by r words.  A window's lanes write their ones about 16 targets apart (upper bits are about
-  // half ones), 8 words apart: unrotated, lanes i and i + 4 shared a bank (8-way conflicts);
-  // rotated, they fall on distinct banks.  A step's 32 reads span 17 words and at most one row
-  // boundary, so they stay on distinct banks too.
-  __device__ __forceinline__ static int spot_at(int x) {
-    return (x & ~63) | ((x + ((x >> 6) << 1)) & 63);
-  }
 
   // Called by all 32 lanes of a warp with the same arguments; each rank goes to one lane.
   template <class F>
@@ -222,7 +214,7 @@ struct EfView {
       __syncwarp();  // every lane has read the last window's spots
       int target = through - count;  // of this lane's lowest one
       for (uint32_t rest = word; rest; rest &= rest - 1)
-        spot[spot_at(target++)] = (unsigned short)(lane * 32 + __ffs(rest) - 1);
+        spot[target++] = (unsigned short)(lane * 32 + __ffs(rest) - 1);
       __syncwarp();
 #pragma unroll 1  // unrolled, it held 70 registers (3 blocks a multiprocessor, not 4)
       for (int t = lo; t < hi; t += WARP) {
@@ -240,15 +232,14 @@ struct EfView {
         // Each lane's value above the one of the rank before (lane 0: the previous step's last).
         int64_t x = (int64_t)(~0ull >> 1);  // lanes without a rank: above any value
         if (mine < hi) {
-          const int bit = spot[spot_at(mine)];
-          CGC_REQUIRE(((w << 5) + bit) < L.stop, FAULT_CODE, v)  // a one of the next list's
-          x = value_of(bit);
+          CGC_REQUIRE(((w << 5) + spot[mine]) < L.stop, FAULT_CODE, v)  // a one of the next list's
+          x = value_of(spot[mine]);
         }
         const int64_t up = __shfl_up_sync(FULL_WARP, x, 1);
         CGC_REQUIRE(mine >= hi || x > (lane ? up : previous), FAULT_ORDER, v)
         previous = __shfl_sync(FULL_WARP, x, min(WARP - 1, hi - 1 - t));
 #endif
-        if (mine < hi) f(first + rank + mine, value_of(spot[spot_at(mine)]));
+        if (mine < hi) f(first + rank + mine, value_of(spot[mine]));
       }
       rank += ones;
     }
