@@ -8,10 +8,13 @@ both, as in the main benchmark).
 
 PageRank rows also say how many iterations the call made: ours from the run, cuGraph's as the
 least ``max_iter`` at which it converges (cuGraph does not report it), so ms per iteration can
-be compared.
+be compared.  ``--floor`` adds, for a ``csr`` PageRank graph, the floor of its product
+(``benchmarks/gather_floor.cu``): its edges' index reads and share gathers alone, perfectly
+balanced, timed per launch, and what the call would take if each iteration's product ran at it.
 
     python3 benchmarks/profile_call.py --scale 24 --algorithm bfs --formats csr ef --kernels
     python3 benchmarks/profile_call.py --scale 24 --algorithm bfs --renumber both --python
+    python3 benchmarks/profile_call.py --scale 24 --algorithm pagerank --unweighted --floor
 """
 import argparse
 import cProfile
@@ -29,6 +32,7 @@ if str(ROOT) not in sys.path:  # run from a checkout without installing
     sys.path.insert(0, str(ROOT))
 
 import cupy as cp  # noqa: E402
+import numpy as np  # noqa: E402
 import rmm  # noqa: E402
 
 import cugraph_compressed as cgc  # noqa: E402
@@ -93,6 +97,52 @@ def kernel_rows(call, top):
     return [(name, n, us / 1e3) for name, (n, us) in ranked[:top]]
 
 
+FLOOR_SOURCE = Path(__file__).with_name("gather_floor.cu")
+FLOOR_BLOCK = 256
+
+
+def launch_ms(kernel, blocks, args, repeats):
+    """Median ms of ``repeats`` launches (CUDA events), after one warm-up launch."""
+    kernel((blocks,), (FLOOR_BLOCK,), args)
+    start, stop = cp.cuda.Event(), cp.cuda.Event()
+    times = []
+    for _ in range(repeats):
+        start.record()
+        kernel((blocks,), (FLOOR_BLOCK,), args)
+        stop.record()
+        stop.synchronize()
+        times.append(cp.cuda.get_elapsed_time(start, stop))
+    return statistics.median(times)
+
+
+def gather_floor(G, repeats=20):
+    """The floor of a PageRank product over the ``csr`` graph G's lists: ms of one launch of
+    each kernel of ``gather_floor.cu`` (the index stream, with the weights if G has them, and
+    the same with every slot gathering a float32 share), the gather kernel's sum checked."""
+    from cugraph_compressed.kernels import get_kernel
+
+    indices = G._layout.indices
+    itype = {np.dtype(np.int32): "int", np.dtype(np.int64): "long long"}[np.dtype(indices.dtype)]
+    weights = G._properties.get("weight")
+    weights = None if weights is None else cp.asarray(weights).astype(cp.float32, copy=False)
+    n, m = int(G._layout.num_vertices), int(indices.size)
+    share = cp.random.default_rng(0).random(n, dtype=cp.float32)
+    names = [f"index_stream<{itype}>", f"gather<{itype}>"]
+    stream, gather = (get_kernel(FLOOR_SOURCE, name, names) for name in names)
+    blocks = cp.cuda.Device().attributes["MultiProcessorCount"] * (2048 // FLOOR_BLOCK)
+    out = cp.empty(blocks * FLOOR_BLOCK, dtype=cp.float32)
+    w = weights if weights is not None else np.uint64(0)  # a null pointer: unweighted
+    row = {"edges": m, "vertices": n, "weighted": weights is not None,
+           "index_stream_ms": launch_ms(stream, blocks, (indices, w, np.int64(m), out), repeats),
+           "gather_ms": launch_ms(gather, blocks, (indices, w, share, np.int64(m), out),
+                                  repeats)}
+    gathered = share[indices] if weights is None else share[indices] * weights
+    want, got = float(gathered.sum(dtype=cp.float64)), float(out.sum(dtype=cp.float64))
+    if abs(got - want) > 1e-3 * abs(want):
+        raise AssertionError(f"the gather kernel summed {got}, the edges sum to {want}")
+    return row
+
+
 def cugraph_iterations(G, limit=500):
     """The least ``max_iter`` at which cuGraph's PageRank (tol 1e-6) converges on G."""
     import cugraph
@@ -153,13 +203,19 @@ def main(argv=None):
     p.add_argument("--kernels", action="store_true", help="the GPU kernels of each call")
     p.add_argument("--repeats", type=int, default=10)
     p.add_argument("--top", type=int, default=30)
+    p.add_argument("--unweighted", action="store_true",
+                   help="graphs without weights (the main benchmark's PageRank graphs)")
+    p.add_argument("--floor", action="store_true",
+                   help="PageRank on csr: also time the floor of its product (gather_floor.cu)")
     p.add_argument("--json", help="write the rows here")
     args = p.parse_args(argv)
     rmm.reinitialize(pool_allocator=True)
     from rmm.allocators.cupy import rmm_cupy_allocator
 
     cp.cuda.set_allocator(rmm_cupy_allocator)
-    df = simple_edges(rmat_edgelist(args.scale, seed=42, weighted=True, backend="device"))
+    df = simple_edges(rmat_edgelist(args.scale, seed=42, weighted=not args.unweighted,
+                                    backend="device"))
+    weight = None if args.unweighted else "weight"
     source = int(df["source"].iloc[0])
     directed = not args.undirected and args.algorithm != "wcc"
     transposed = args.algorithm == "pagerank"
@@ -168,7 +224,7 @@ def main(argv=None):
         import cugraph
 
         G = cugraph.Graph(directed=directed)
-        G.from_cudf_edgelist(df, source="source", destination="destination", weight="weight",
+        G.from_cudf_edgelist(df, source="source", destination="destination", weight=weight,
                              renumber=True, store_transposed=transposed)
         rows.append(report("cugraph", caller(cugraph, G, args.algorithm, source), args, G))
         del G
@@ -177,15 +233,24 @@ def main(argv=None):
         for renumber in renumbers:
             order = args.vertex_order if renumber else "sorted"
             G = cgc.CompressedGraph(directed=directed, format=fmt, vertex_order=order)
-            G.from_cudf_edgelist(df, weight="weight", renumber=renumber,
+            G.from_cudf_edgelist(df, weight=weight, renumber=renumber,
                                  store_transposed=transposed)
             label = f"{fmt} renumber={renumber}" + (" degree" if order == "degree" else "")
             row = report(label, caller(cgc, G, args.algorithm, source), args)
+            if args.floor and fmt == "csr" and args.algorithm == "pagerank":
+                row["floor"] = floor = gather_floor(G)
+                at_floor = row["iterations"] * floor["gather_ms"]
+                print(f"   floor of one product: index stream {floor['index_stream_ms']:.3f} ms, "
+                      f"with the gathers {floor['gather_ms']:.3f} ms; {row['iterations']} "
+                      f"iterations at it: {at_floor:.2f} ms", flush=True)
+                if rows and rows[0]["contender"] == "cugraph":
+                    print(f"   that is {at_floor / rows[0]['ms']:.2f}x cuGraph's call", flush=True)
             rows.append(dict(row, format=fmt, renumber=renumber, vertex_order=order))
             del G
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"scale": args.scale, "algorithm": args.algorithm, "directed": directed,
+                       "weighted": not args.unweighted,
                        "source": source, "device": cp.cuda.runtime.getDeviceProperties(0)
                        ["name"].decode(), "rows": rows}, f, indent=1)
 

@@ -59,6 +59,19 @@ def test_compiles_for_sm_90(source, names, tmp_path, monkeypatch):
     assert kernels.compile_module(source, names, arch="sm_90").cubin_path == module.cubin_path
 
 
+def test_benchmark_floor_kernels_compile(tmp_path, monkeypatch):
+    """benchmarks/gather_floor.cu, which profile_call.py --floor loads through the package's
+    loader, compiles for every index type it is launched with."""
+    monkeypatch.setenv(kernels.CACHE_ENV, str(tmp_path))
+    source = PACKAGE.parent / "benchmarks" / "gather_floor.cu"
+    names = [f"{kernel}<{index}>" for kernel in ("index_stream", "gather")
+             for index in ("int", "long long")]
+    module = kernels.compile_module(source, names, arch="sm_90")
+    cubin = module.cubin_path.read_bytes()
+    for name in names:
+        assert module.lowered_names[name].encode() in cubin
+
+
 def test_cache_key_covers_included_headers(tmp_path, monkeypatch):
     monkeypatch.setenv(kernels.CACHE_ENV, str(tmp_path / "cache"))
     header = tmp_path / "part.cuh"
