@@ -84,7 +84,9 @@ def read_edgelist(path, format=None, *, delimiter=None, header="infer", comment=
         Parquet.  Compressed text (``.gz`` ...) is refused: byte ranges need the plain file.
     delimiter : str, optional
         Text files: the one character between fields; default ``","`` for csv, a tab for tsv
-        and runs of blanks (spaces and tabs) for txt.
+        and runs of blanks (spaces and tabs) for txt.  A delimiter may end the lines: when
+        the first line that is no comment ends with one, the empty field after it is no
+        column.
     header : {"infer", True, False}
         Text files: whether the first line that is no comment names the columns.  ``"infer"``
         takes it for a header when one of its fields is neither empty nor a number (it needs
@@ -464,6 +466,10 @@ def _scan_text(path, fmt, delimiter, header, comment, names, dtype):
     else:
         line = _strip_comment(_decode(raw), comment)
         fields = _split(line, sep)
+        if sep is not None and len(fields) > 2 and not fields[-1]:
+            # A delimiter ending the line (some exporters end every line with one): the empty
+            # field after it is no column; both parsers take such a field as an empty extra.
+            fields.pop()
         if header == "infer":
             if _reads_strings(dtype):
                 raise ValueError("header='infer' tells a header from data by its numbers, "

@@ -67,6 +67,39 @@ def csv_reference(path):
     return pd.read_csv(path)
 
 
+def trailing_csv_file(directory, rows=200, seed=5):
+    """A CSV file whose every line, the header too, ends with the delimiter (as some exporters
+    write them), LF line ends."""
+    rng = np.random.default_rng(seed)
+    src, dst = rng.integers(0, 300, rows), rng.integers(0, 300, rows)
+    weight = rng.random(rows).round(4)
+    lines = ["src,dst,w,"] + [f"{s},{d},{w}," for s, d, w in zip(src, dst, weight)]
+    path = directory / "trailing.csv"
+    path.write_text("\n".join(lines) + "\n")
+    return path, {"source": "src", "destination": "dst", "weight": "w"}
+
+
+def trailing_csv_reference(path):
+    return pd.read_csv(path, index_col=False, usecols=["src", "dst", "w"])
+
+
+def trailing_tsv_file(directory, rows=200, seed=6):
+    """A tab-separated file without a header whose every line ends with a tab, CRLF line
+    ends."""
+    rng = np.random.default_rng(seed)
+    src, dst = rng.integers(0, 300, rows), rng.integers(0, 300, rows)
+    weight = rng.random(rows).round(4)
+    lines = [f"{s}\t{d}\t{w}\t" for s, d, w in zip(src, dst, weight)]
+    path = directory / "trailing.tsv"
+    path.write_bytes(("\r\n".join(lines) + "\r\n").encode())
+    return path, {}
+
+
+def trailing_tsv_reference(path):
+    return pd.read_csv(path, sep="\t", header=None, usecols=[0, 1, 2],
+                       names=["source", "destination", "weight"])
+
+
 def matrix_market_file(directory, field, symmetry, n=80, entries=250, seed=3):
     """A Matrix Market file written by scipy.io.mmwrite: ids below ``n - 10`` (the last ten
     vertices have no edge), a lower triangle for ``symmetric``, the diagonal included."""
@@ -110,12 +143,18 @@ def parquet_file(directory, rows=600, seed=4):
     return path, {"source": "src", "destination": "dst"}
 
 
+#: The names of text_files' files.
+TEXT_FILES = ["snap", "konect", "csv", "trailing-csv", "trailing-tsv"]
+
+
 def text_files(directory):
     """``name: (path, read_edgelist kwargs, reference frame)`` of every text file above."""
     files = {}
     for name, write, reference in (("snap", snap_file, snap_reference),
                                    ("konect", konect_file, konect_reference),
-                                   ("csv", csv_file, csv_reference)):
+                                   ("csv", csv_file, csv_reference),
+                                   ("trailing-csv", trailing_csv_file, trailing_csv_reference),
+                                   ("trailing-tsv", trailing_tsv_file, trailing_tsv_reference)):
         path, kwargs = write(directory)
         files[name] = (path, kwargs, reference(path))
     return files

@@ -12,6 +12,7 @@ import pytest
 import scipy.sparse as sp
 from edge_list_files import (
     MATRIX_KINDS,
+    TEXT_FILES,
     assert_same_graph,
     edges_of,
     matrix_market_file,
@@ -58,7 +59,7 @@ def files(tmp_path_factory):
 
 # ----------------------------------------------------------------------------- text files
 
-@pytest.mark.parametrize("name", ["snap", "konect", "csv"])
+@pytest.mark.parametrize("name", TEXT_FILES)
 @pytest.mark.parametrize("chunk_bytes", [None, 1, 37, 500])
 def test_text_frames_equal_pandas_reading_the_whole_file(files, name, chunk_bytes):
     path, kwargs, reference = files[name]
@@ -69,7 +70,7 @@ def test_text_frames_equal_pandas_reading_the_whole_file(files, name, chunk_byte
     assert [str(t) for t in frame.dtypes] == ["int64"] * 2 + ["float64"] * (frame.shape[1] - 2)
 
 
-@pytest.mark.parametrize("name", ["snap", "konect", "csv"])
+@pytest.mark.parametrize("name", TEXT_FILES)
 @pytest.mark.parametrize("directed", [True, False])
 def test_text_graphs_equal_the_graph_of_the_reference_frame(files, name, directed):
     path, kwargs, reference = files[name]

@@ -6,6 +6,7 @@ import pandas as pd
 import pytest
 from edge_list_files import (
     MATRIX_KINDS,
+    TEXT_FILES,
     assert_same_graph,
     matrix_market_file,
     parquet_file,
@@ -30,7 +31,7 @@ def same_frame(device, host):
     pd.testing.assert_frame_equal(device.to_pandas(), host)
 
 
-@pytest.mark.parametrize("name", ["snap", "konect", "csv"])
+@pytest.mark.parametrize("name", TEXT_FILES)
 @pytest.mark.parametrize("chunk_bytes", [None, 1, 37, 500])
 def test_text_frames_equal_the_host_frames(files, name, chunk_bytes):
     path, kwargs, _ = files[name]
@@ -41,7 +42,7 @@ def test_text_frames_equal_the_host_frames(files, name, chunk_bytes):
     same_frame(device, host)
 
 
-@pytest.mark.parametrize("name", ["snap", "konect", "csv"])
+@pytest.mark.parametrize("name", TEXT_FILES)
 @pytest.mark.parametrize("directed", [True, False])
 def test_text_graphs_equal_the_host_graphs(files, name, directed):
     path, kwargs, _ = files[name]
