@@ -18,6 +18,7 @@ from ..algorithms.pagerank import (
     check_arguments,
     check_weights,
     finish,
+    finite_out_weights,
     vertex_inputs,
 )
 from .exchange import State, merged
@@ -40,7 +41,8 @@ def _start(partition, state, args, given):
     teleport, start, out_weight = (None if v is None else xp.asarray(v, dtype=np.float64)
                                    for v in given)
     if out_weight is None:
-        out_weight = xp.bincount(owner, weights=w, minlength=partition.size)
+        out_weight = finite_out_weights(xp.bincount(owner, weights=w, minlength=partition.size),
+                                        xp)
     targets, inverse = xp.unique(neighbours, return_inverse=True)
     data = {"owner": owner, "w": w, "targets": targets, "inverse": inverse.ravel(),
             "dangling": out_weight == 0, "divisor": xp.where(out_weight == 0, 1.0, out_weight),

@@ -356,6 +356,15 @@ def test_errors_match_the_single_graph(client):
     negative = df.assign(weight=df["weight"] - 1)
     with pytest.raises(ValueError, match="non-negative weights"):
         mg.sssp(build(client, negative, 2, directed=True, renumber=False), 0)
+    # A vertex whose out-edges' weights sum past float64 would pass on no score at all.
+    huge = pd.DataFrame({"source": [0, 1, 1], "destination": [1, 0, 2],
+                         "weight": [1.0, 1.7e308, 1.7e308]})
+    single = cgc.CompressedGraph(directed=True).from_pandas_edgelist(huge, weight="weight")
+    for call, graph in ((mg.pagerank, build(client, huge, 2, directed=True)),
+                        (cgc.pagerank, single)):
+        with pytest.raises(ValueError, match="out-weight .* is infinite"), \
+                pytest.warns(UserWarning, match="store_transposed"):
+            call(graph)
 
 
 def test_other_names_go_to_cugraph_dask():
