@@ -78,6 +78,7 @@ class IdSet:
     def add(self, values, where: str = "") -> None:
         """Add the ids of a piece (an array, or a Series for ids that are not numbers)."""
         if len(values) == 0:
+            self.last_distinct = 0 if self.numeric else None
             return
         xp = self.xp
         if not self.renumber:

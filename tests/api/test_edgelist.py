@@ -165,6 +165,18 @@ def test_vertices_are_checked_whichever_way_they_are_ranked(renumber, vertices, 
         build(frame([0, 1], [1, 2]), renumber=renumber, vertices=vertices)
 
 
+@pytest.mark.parametrize("empty", [[], (), pd.Series([], dtype=np.int64)])
+def test_empty_vertices_name_the_missing_ids(empty):
+    """No ids given: the edges' ids are all missing (an empty list takes the edges' dtype; an
+    empty Series once reported a negative count of duplicates), and with no edges either the
+    graph is empty."""
+    with pytest.raises(ValueError, match=r"3 vertex id\(s\) missing from vertices \(0 ids"):
+        build(frame([0, 1], [1, 2]), vertices=empty)
+    with pytest.raises(ValueError, match="0 .. V-1"):
+        build(frame([0, 1], [1, 2]), renumber=False, vertices=empty)
+    assert build(frame([], []), vertices=empty).number_of_vertices() == 0
+
+
 def test_vertices_in_any_order_rank_like_the_edges_ids():
     G = build(frame([30, 10], [10, 20]), vertices=[20, 40, 30, 10])
     assert G.nodes().tolist() == [10, 20, 30, 40]
