@@ -344,7 +344,8 @@ vertices
         Parameters
         ----------
         path : str or os.PathLike
-            The file to write (replaced if it exists).
+            The file to write (replaced if it exists; a symbolic link is followed, and the
+            file it names is replaced).
 
         Raises
         ------
@@ -353,6 +354,8 @@ vertices
         TypeError
             Its vertex ids or a column label have a type the format cannot hold (ids: numbers,
             booleans, datetime64/timedelta64, strings, bytes, categories of these).
+        IsADirectoryError, PermissionError
+            ``path`` is a directory, or an existing file this process may not write.
         """
         self._require_built()
         saved.save(path, self._saved_state())

@@ -117,6 +117,7 @@ carries the graph's own beside the bytes) and nothing the graph caches.
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import math
 import os
@@ -190,14 +191,23 @@ def save(path, state: GraphState) -> None:
     """Write ``state`` to ``path`` in the saved-graph format.
 
     The file is written under a temporary name beside ``path`` and renamed over it once
-    complete, so ``path`` never holds a partial graph.
+    complete, so ``path`` never holds a partial graph.  A symbolic link is followed: the file
+    it names is replaced, the link stays.
 
     Raises
     ------
     TypeError
         The renumber map or a column label has a type the format cannot hold.
+    IsADirectoryError, PermissionError
+        ``path`` is a directory, or a file that is not writable (which the rename would have
+        replaced anyway), before anything is written.
     """
-    path = os.fspath(path)
+    path = os.path.realpath(os.fspath(path))
+    if os.path.isdir(path):
+        raise IsADirectoryError(errno.EISDIR, "cannot save a graph over a directory", path)
+    if os.path.exists(path) and not os.access(path, os.W_OK):
+        raise PermissionError(errno.EACCES, "the file is not writable; the graph is not saved "
+                              "over it", path)
     plan = _plan(state)
     directory, base = os.path.split(path)
     temporary = os.path.join(directory, f".{base}.{uuid.uuid4().hex}.tmp")

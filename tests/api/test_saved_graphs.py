@@ -461,6 +461,31 @@ def test_missing_file_and_directory(tmp_path):
         cgc.CompressedGraph.load(tmp_path)
 
 
+def test_save_follows_links_and_refuses_directories_and_read_only_files(tmp_path, edges):
+    G = build(edges, True, "csr")
+    target, link = tmp_path / "data" / "graph.cgc", tmp_path / "graph.cgc"
+    target.parent.mkdir()
+    link.symlink_to(target)
+    G.save(link)
+    assert link.is_symlink() and target.is_file()  # the file it names written, the link kept
+    pd.testing.assert_frame_equal(cgc.CompressedGraph.load(link).view_edge_list(),
+                                  G.view_edge_list())
+    with pytest.raises(IsADirectoryError):
+        G.save(tmp_path / "data")
+    other = build(edges.iloc[:5], True, "csr")
+    target.chmod(0o444)
+    before = target.read_bytes()
+    if os.access(target, os.W_OK):  # a process that may write it anyway (root): it is saved
+        other.save(target)
+        pd.testing.assert_frame_equal(cgc.CompressedGraph.load(target).view_edge_list(),
+                                      other.view_edge_list())
+    else:
+        with pytest.raises(PermissionError, match="not writable"):
+            other.save(target)
+        assert target.read_bytes() == before
+    assert sorted(os.listdir(target.parent)) == ["graph.cgc"]  # no temporary left behind
+
+
 def test_unsaveable_ids_leave_the_old_file(tmp_path, edges):
     path = tmp_path / "graph.cgc"
     build(edges, True, "csr").save(path)
