@@ -291,20 +291,18 @@ class _Build:
         if hasattr(vertices, "columns"):
             raise TypeError(f"vertices must be a Series or a 1-D array-like of vertex ids, got "
                             f"a {type(vertices).__name__}; pass one of its columns")
-        if not hasattr(vertices, "isna"):
-            if not hasattr(vertices, "dtype") and hasattr(vertices, "__len__") \
-                    and len(vertices) == 0:
-                # An empty list names no id and has no dtype of its own: it takes the source
-                # column's, as an empty Series of the edges' dtype would have.
-                dtypes = self.source.dtypes or {}
-                vertices = lib.Series([], dtype=dtypes.get(self.source.columns[0],
-                                                           np.dtype(np.int32)))
-            else:
-                vertices = lib.Series(vertices)
-        elif self.source.backend == DEVICE and _backend.is_pandas_object(vertices):
+        if self.source.backend == DEVICE and _backend.is_pandas_object(vertices):
             vertices = lib.from_pandas(vertices)
         elif self.source.backend == HOST and _backend.is_cudf_object(vertices):
             vertices = vertices.to_pandas()
+        if not isinstance(vertices, lib.Series):  # lists, arrays, an Index, iterators
+            vertices = lib.Series(vertices)
+        if not len(vertices) and vertices.dtype == object:
+            # No id and no dtype of its own (an empty list): the source column's, as an empty
+            # Series of the edges' dtype would have.
+            dtypes = self.source.dtypes or {}
+            vertices = lib.Series([], dtype=dtypes.get(self.source.columns[0],
+                                                       np.dtype(np.int32)))
         check_id_series(vertices, "vertices", self.spec.renumber)
         return vertices.reset_index(drop=True)
 

@@ -354,8 +354,10 @@ vertices
         TypeError
             Its vertex ids or a column label have a type the format cannot hold (ids: numbers,
             booleans, datetime64/timedelta64, strings, bytes, categories of these).
-        IsADirectoryError, PermissionError
-            ``path`` is a directory, or an existing file this process may not write.
+        OSError
+            Before anything is written: ``path`` is a directory (IsADirectoryError), its
+            directory is missing (FileNotFoundError), it is a file this process may not write
+            (PermissionError), a link loop or not a regular file.
         """
         self._require_built()
         saved.save(path, self._saved_state())

@@ -121,6 +121,7 @@ import errno
 import json
 import math
 import os
+import stat
 import struct
 import uuid
 import zlib
@@ -198,16 +199,12 @@ def save(path, state: GraphState) -> None:
     ------
     TypeError
         The renumber map or a column label has a type the format cannot hold.
-    IsADirectoryError, PermissionError
-        ``path`` is a directory, or a file that is not writable (which the rename would have
-        replaced anyway), before anything is written.
+    OSError
+        Before anything is written (:func:`_save_target`): ``path`` is a directory
+        (IsADirectoryError), its directory is missing (FileNotFoundError), it is a file this
+        process may not write (PermissionError), a link loop or not a regular file.
     """
-    path = os.path.realpath(os.fspath(path))
-    if os.path.isdir(path):
-        raise IsADirectoryError(errno.EISDIR, "cannot save a graph over a directory", path)
-    if os.path.exists(path) and not os.access(path, os.W_OK):
-        raise PermissionError(errno.EACCES, "the file is not writable; the graph is not saved "
-                              "over it", path)
+    path = _save_target(os.fspath(path))
     plan = _plan(state)
     directory, base = os.path.split(path)
     temporary = os.path.join(directory, f".{base}.{uuid.uuid4().hex}.tmp")
@@ -215,11 +212,35 @@ def save(path, state: GraphState) -> None:
         with open(temporary, "xb") as f:
             f.truncate(plan.header["file_bytes"])
             _write(plan, _FileSink(f))
+        if os.path.exists(path):  # the file replaced keeps its permission bits
+            os.chmod(temporary, stat.S_IMODE(os.stat(path).st_mode))
         os.replace(temporary, path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         raise
+
+
+def _save_target(path: str) -> str:
+    """The regular file :func:`save` replaces for ``path``: symbolic links followed; OSErrors
+    naming ``path`` for a directory (or a path ending in a separator), a link loop, a missing
+    parent directory, something other than a regular file, or a file this process may not
+    write, before anything is written."""
+    if path.endswith((os.sep, os.altsep or os.sep)) or os.path.isdir(path):
+        raise IsADirectoryError(errno.EISDIR, "a graph is saved to a file, not a directory", path)
+    target = os.path.realpath(path)
+    if os.path.islink(target):  # realpath stopped inside a loop of links
+        raise OSError(errno.ELOOP, "symbolic links loop", path)
+    if not os.path.isdir(os.path.dirname(target) or "."):
+        raise FileNotFoundError(errno.ENOENT, "no such directory to save into", path)
+    if os.path.exists(target):
+        if not os.path.isfile(target):
+            raise OSError(errno.EINVAL, "not a regular file: a saved graph would replace it",
+                          path)
+        if not os.access(target, os.W_OK):
+            raise PermissionError(errno.EACCES, "the file is not writable; the graph is not "
+                                  "saved over it", path)
+    return target
 
 
 def dumps(state: GraphState) -> bytearray:

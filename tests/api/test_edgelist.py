@@ -165,7 +165,8 @@ def test_vertices_are_checked_whichever_way_they_are_ranked(renumber, vertices, 
         build(frame([0, 1], [1, 2]), renumber=renumber, vertices=vertices)
 
 
-@pytest.mark.parametrize("empty", [[], (), pd.Series([], dtype=np.int64)])
+@pytest.mark.parametrize("empty", [[], (), iter([]), pd.Series([]), pd.Series([], dtype=np.int64)],
+                         ids=["list", "tuple", "iterator", "object-series", "int64-series"])
 def test_empty_vertices_name_the_missing_ids(empty):
     """No ids given: the edges' ids are all missing (an empty list takes the edges' dtype; an
     empty Series once reported a negative count of duplicates), and with no edges either the
@@ -182,6 +183,13 @@ def test_vertices_in_any_order_rank_like_the_edges_ids():
     assert G.nodes().tolist() == [10, 20, 30, 40]
     edges = G.view_edge_list()
     assert sorted(zip(edges["source"], edges["destination"])) == [(10, 20), (30, 10)]
+
+
+@pytest.mark.parametrize("kind", [pd.Index, pd.array, np.array, iter])
+def test_vertices_of_any_1d_kind(kind):
+    """An Index, an extension array, a NumPy array or an iterator is taken as a Series."""
+    G = build(frame([30, 10], [10, 20]), vertices=kind([20, 40, 30, 10]))
+    assert G.nodes().tolist() == [10, 20, 30, 40]
 
 
 def test_vertices_without_renumbering_must_be_0_to_v_minus_1():

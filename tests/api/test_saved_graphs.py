@@ -470,9 +470,23 @@ def test_save_follows_links_and_refuses_directories_and_read_only_files(tmp_path
     assert link.is_symlink() and target.is_file()  # the file it names written, the link kept
     pd.testing.assert_frame_equal(cgc.CompressedGraph.load(link).view_edge_list(),
                                   G.view_edge_list())
-    with pytest.raises(IsADirectoryError):
-        G.save(tmp_path / "data")
+    for directory in (tmp_path / "data", f"{tmp_path / 'new'}{os.sep}", f"{target}{os.sep}"):
+        with pytest.raises(IsADirectoryError):
+            G.save(directory)
+    with pytest.raises(FileNotFoundError, match="no such directory"):
+        G.save(tmp_path / "missing" / "graph.cgc")
+    (tmp_path / "loop1").symlink_to(tmp_path / "loop2")
+    (tmp_path / "loop2").symlink_to(tmp_path / "loop1")
+    with pytest.raises(OSError, match="links loop"):
+        G.save(tmp_path / "loop1")
+    os.mkfifo(tmp_path / "fifo")
+    with pytest.raises(OSError, match="not a regular file"):
+        G.save(tmp_path / "fifo")
+    assert (tmp_path / "loop1").is_symlink() and not (tmp_path / "fifo").is_file()
     other = build(edges.iloc[:5], True, "csr")
+    target.chmod(0o640)
+    G.save(target)
+    assert target.stat().st_mode & 0o777 == 0o640  # the replaced file's permission bits kept
     target.chmod(0o444)
     before = target.read_bytes()
     if os.access(target, os.W_OK):  # a process that may write it anyway (root): it is saved
