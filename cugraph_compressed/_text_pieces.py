@@ -172,7 +172,7 @@ def parse_host(data: bytes, spec: TextSpec):
     # Integer columns are left to pandas' inference (module docstring).
     dtypes = {name: (str if dtype.kind == "O" else dtype)
               for name, dtype in zip(spec.names, spec.dtypes) if dtype.kind not in "iu"}
-    dtypes[EXTRA] = np.float32
+    dtypes[EXTRA] = str  # read as text: only blanks after a trailing delimiter count as empty
     missing = {name: ([*NAN_STRINGS, ""] if np.dtype(dtype).kind == "f" else [""])
                for name, dtype in zip(spec.names, spec.dtypes)}
     missing[EXTRA] = [""]
@@ -192,8 +192,8 @@ def parse_host(data: bytes, spec: TextSpec):
                 low_memory=np.dtype(np.uint64) not in spec.dtypes)
     except (ValueError, OverflowError, TypeError, pd.errors.ParserWarning) as exc:
         return None, f"{type(exc).__name__}: {str(exc).strip()}"
-    extra = frame.pop(EXTRA)
-    if extra.notna().any():
+    extra = frame.pop(EXTRA).dropna()
+    if len(extra) and extra.str.strip().ne("").any():
         return frame, "fields after the last column"
     for name, dtype in zip(spec.names, spec.dtypes):
         if dtype.kind in "fO" and frame[name].isna().any():

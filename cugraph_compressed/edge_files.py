@@ -466,9 +466,11 @@ def _scan_text(path, fmt, delimiter, header, comment, names, dtype):
     else:
         line = _strip_comment(_decode(raw), comment)
         fields = _split(line, sep)
-        if sep is not None and len(fields) > 2 and not fields[-1]:
+        if sep is not None and len(fields) > 2 and not fields[-1] and (
+                names is None or len(names) < len(fields)):
             # A delimiter ending the line (some exporters end every line with one): the empty
-            # field after it is no column; both parsers take such a field as an empty extra.
+            # field after it is no column, unless names= counts it; both parsers take such a
+            # field as an empty extra.
             fields.pop()
         if header == "infer":
             if _reads_strings(dtype):

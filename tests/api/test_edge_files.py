@@ -290,6 +290,29 @@ def test_byte_order_marks_and_empty_fields(tmp_path):
         read(empty)
 
 
+@pytest.mark.parametrize("name, text", [
+    ("blank.csv", "1,2,0.5, \n3,4,0.25,\t\n"),
+    ("blank.tsv", "1\t2\t0.5\t \n3\t4\t0.25\t\n"),
+    ("comment.csv", "1,2,0.5, # first\n3,4,0.25,\n"),
+])
+def test_blanks_after_a_trailing_delimiter_are_no_field(tmp_path, name, text):
+    path = tmp_path / name
+    path.write_text(text)
+    sep = "\t" if name.endswith(".tsv") else ","
+    want = pd.read_csv(path, sep=sep, header=None, usecols=[0, 1, 2], comment="#",
+                       names=["source", "destination", "weight"])
+    pd.testing.assert_frame_equal(read(path, as_frame=True, comment="#"), want)
+
+
+def test_names_may_count_the_field_after_a_trailing_delimiter(tmp_path):
+    path = tmp_path / "n.csv"
+    path.write_text("1,2,\n3,4,\n")
+    assert read(path, as_frame=True, names=["a", "b"], source="a",
+                destination="b").values.tolist() == [[1, 2], [3, 4]]
+    with pytest.raises(ValueError, match=r"line 1 \(byte 0\): column 'c' holds ''"):
+        read(path, names=["a", "b", "c"], source="a", destination="b")
+
+
 def test_konect_percent_comments_and_string_ids(tmp_path):
     path = tmp_path / "out.names"
     path.write_text("% sym unweighted\n% 3 3 3\nann bob\nbob cy\n\ncy ann\n")
