@@ -92,12 +92,13 @@ def check_weights(adjacency) -> None:
 
 
 def finite_out_weights(out_weight, xp):
-    """``out_weight``, after a ValueError when a vertex's sum of weights overflowed float64:
-    its share would be 0 and the scores would silently stop summing to 1."""
-    if bool(xp.isinf(out_weight).any()):
+    """``out_weight``, after a ValueError when a vertex's sum of weights is not finite (an
+    infinite weight, opposite infinities, or a float64 overflow): its share would be 0 or NaN
+    and the scores would silently stop summing to 1."""
+    if not bool(xp.isfinite(out_weight).all()):
         raise ValueError("a vertex's out-weight (the sum of its out-edges' weights) is "
-                         "infinite: weights this large overflow a float64 sum; scale them "
-                         "down")
+                         "infinite or NaN: an infinite weight, or weights this large that "
+                         "their float64 sum overflows; scale them down")
     return out_weight
 
 

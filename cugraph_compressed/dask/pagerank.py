@@ -89,8 +89,12 @@ def pagerank(input_graph, alpha=0.85, personalization=None, precomputed_vertex_o
         The graph.
     alpha : float
         Damping factor, in [0, 1].
-    personalization, precomputed_vertex_out_weight, nstart : None
-        Not supported by the multi-worker graph (NotImplementedError when given).
+    personalization : DataFrame, optional
+        Columns ``vertex`` and ``values``: the teleport distribution (normalized here).
+    precomputed_vertex_out_weight : DataFrame, optional
+        Columns ``vertex`` and ``sums``: out-weights to use instead of summing them.
+    nstart : DataFrame, optional
+        Columns ``vertex`` and ``values``: the start vector (missing vertices 0).
     max_iter : int
         Iteration limit.
     tol : float
@@ -110,8 +114,9 @@ def pagerank(input_graph, alpha=0.85, personalization=None, precomputed_vertex_o
         ``alpha`` outside [0, 1], a negative ``tol``, an empty personalization or one summing
         to zero (cuGraph's types).
     ValueError
-        NaN edge weights; a personalization, nstart or out-weight vertex that is not in the
-        graph, listed twice, or with a NaN (or negative) value.
+        NaN edge weights; an out-weight that is not finite; a personalization, nstart or
+        out-weight vertex that is not in the graph, listed twice, or with a NaN (or negative)
+        value.
     FailedToConvergeError
         Not converged and ``fail_on_nonconvergence`` is True.
 

@@ -156,6 +156,10 @@ def test_out_weights_that_overflow_are_refused():
     G = build(df, "csr", weight="weight")
     with pytest.raises(ValueError, match="out-weight .* is infinite"):
         pagerank(G)
+    for weights in ([1.0, np.inf, 1.0], [1.0, np.inf, -np.inf]):  # an infinite weight; NaN sum
+        G = build(df.assign(weight=weights), "csr", weight="weight")
+        with pytest.raises(ValueError, match="out-weight .* is infinite or NaN"):
+            pagerank(G)
 
 
 def test_nan_weights_are_named_not_iterated():
