@@ -268,7 +268,7 @@ def parse_device(path: str, byte_range, spec: TextSpec):
     extra = columns.pop(EXTRA, None)
     if extra is None or not extra.size():
         return empty_device_frame(spec), None
-    if extra.null_count() != extra.size():
+    if extra.null_count() != extra.size() and not _blank_strings(extra):
         return None, "fields after the last column"
     out = {}
     for name, dtype in zip(spec.names, spec.dtypes):
@@ -293,6 +293,19 @@ def parse_device(path: str, byte_range, spec: TextSpec):
         else:
             out[name] = cudf.Series.from_pylibcudf(column)
     return cudf.DataFrame(out), None
+
+
+def _blank_strings(column) -> bool:
+    """Whether every string of a libcudf strings column is blanks alone (spaces, tabs, a
+    carriage return) or null: what a delimiter ending the line leaves after it, no field for
+    pandas either (parse_host)."""
+    import cudf
+    import pylibcudf as plc
+
+    stripped = plc.strings.strip.strip(column, plc.strings.SideType.BOTH,
+                                       plc.Scalar.from_py(" \t\r"))
+    lengths = cudf.Series.from_pylibcudf(plc.strings.attributes.count_characters(stripped))
+    return not bool((lengths.fillna(0) > 0).any())
 
 
 def _device_strings(strings, spec: TextSpec):

@@ -84,12 +84,13 @@ def trailing_csv_reference(path):
 
 
 def trailing_tsv_file(directory, rows=200, seed=6):
-    """A tab-separated file without a header whose every line ends with a tab, CRLF line
-    ends."""
+    """A tab-separated file without a header whose every line ends with a tab, every third
+    followed by a blank, CRLF line ends."""
     rng = np.random.default_rng(seed)
     src, dst = rng.integers(0, 300, rows), rng.integers(0, 300, rows)
     weight = rng.random(rows).round(4)
-    lines = [f"{s}\t{d}\t{w}\t" for s, d, w in zip(src, dst, weight)]
+    lines = [f"{s}\t{d}\t{w}\t{' ' * (k % 3 == 0)}"
+             for k, (s, d, w) in enumerate(zip(src, dst, weight))]
     path = directory / "trailing.tsv"
     path.write_bytes(("\r\n".join(lines) + "\r\n").encode())
     return path, {}
