@@ -8,9 +8,10 @@ both, as in the main benchmark).
 
 PageRank rows also say how many iterations the call made: ours from the run, cuGraph's as the
 least ``max_iter`` at which it converges (cuGraph does not report it), so ms per iteration can
-be compared.  ``--floor`` adds, for a ``csr`` PageRank graph, the floor of its product
-(``benchmarks/gather_floor.cu``): its edges' index reads and share gathers alone, perfectly
-balanced, timed per launch, and what the call would take if each iteration's product ran at it.
+be compared.  ``--floor`` adds, for a ``csr`` PageRank or BFS graph, the floor of its pass
+over the lists (``benchmarks/gather_floor.cu``): the edges' index reads and share gathers (or
+bitmap probes) alone, perfectly balanced, timed per launch, and for PageRank what the call
+would take if each iteration's product ran at it.
 
     python3 benchmarks/profile_call.py --scale 24 --algorithm bfs --formats csr ef --kernels
     python3 benchmarks/profile_call.py --scale 24 --algorithm bfs --renumber both --python
@@ -143,6 +144,31 @@ def gather_floor(G, repeats=20):
     return row
 
 
+def probe_floor(G, repeats=20):
+    """The floor of a top-down BFS over the ``csr`` graph G's lists, every list scanned: ms of
+    one launch of ``gather_floor.cu``'s index stream and of its bitmap probe (a random bitmap
+    of G's vertices), the probe's count of set bits checked."""
+    from cugraph_compressed.kernels import get_kernel
+
+    indices = G._layout.indices
+    itype = {np.dtype(np.int32): "int", np.dtype(np.int64): "long long"}[np.dtype(indices.dtype)]
+    n, m = int(G._layout.num_vertices), int(indices.size)
+    bitmap = cp.random.default_rng(0).integers(0, 2**32, (n + 31) // 32, dtype=cp.uint32)
+    names = [f"index_stream<{itype}>", f"probe<{itype}>"]
+    stream, probe = (get_kernel(FLOOR_SOURCE, name, names) for name in names)
+    blocks = cp.cuda.Device().attributes["MultiProcessorCount"] * (2048 // FLOOR_BLOCK)
+    out = cp.empty(blocks * FLOOR_BLOCK, dtype=cp.float32)
+    row = {"edges": m, "vertices": n,
+           "index_stream_ms": launch_ms(stream, blocks, (indices, np.uint64(0), np.int64(m), out),
+                                        repeats),
+           "probe_ms": launch_ms(probe, blocks, (indices, bitmap, np.int64(m), out), repeats)}
+    v = indices.astype(cp.int64)
+    want = int(((bitmap[v >> 5] >> (v & 31).astype(cp.uint32)) & 1).sum())
+    if int(out.sum(dtype=cp.float64)) != want:
+        raise AssertionError(f"the probe kernel counted {int(out.sum())} set bits, not {want}")
+    return row
+
+
 def cugraph_iterations(G, limit=500):
     """The least ``max_iter`` at which cuGraph's PageRank (tol 1e-6) converges on G."""
     import cugraph
@@ -206,7 +232,8 @@ def main(argv=None):
     p.add_argument("--unweighted", action="store_true",
                    help="graphs without weights (the main benchmark's PageRank graphs)")
     p.add_argument("--floor", action="store_true",
-                   help="PageRank on csr: also time the floor of its product (gather_floor.cu)")
+                   help="PageRank or BFS on csr: also time the floor of its pass over the lists "
+                        "(gather_floor.cu)")
     p.add_argument("--json", help="write the rows here")
     args = p.parse_args(argv)
     rmm.reinitialize(pool_allocator=True)
@@ -237,6 +264,14 @@ def main(argv=None):
                                  store_transposed=transposed)
             label = f"{fmt} renumber={renumber}" + (" degree" if order == "degree" else "")
             row = report(label, caller(cgc, G, args.algorithm, source), args)
+            if args.floor and fmt == "csr" and args.algorithm == "bfs":
+                row["floor"] = floor = probe_floor(G)
+                print(f"   floor of scanning every list: index stream "
+                      f"{floor['index_stream_ms']:.3f} ms, with the bitmap probes "
+                      f"{floor['probe_ms']:.3f} ms", flush=True)
+                if rows and rows[0]["contender"] == "cugraph":
+                    print(f"   that is {floor['probe_ms'] / rows[0]['ms']:.2f}x cuGraph's call",
+                          flush=True)
             if args.floor and fmt == "csr" and args.algorithm == "pagerank":
                 row["floor"] = floor = gather_floor(G)
                 at_floor = row["iterations"] * floor["gather_ms"]

@@ -64,7 +64,7 @@ def test_benchmark_floor_kernels_compile(tmp_path, monkeypatch):
     loader, compiles for every index type it is launched with."""
     monkeypatch.setenv(kernels.CACHE_ENV, str(tmp_path))
     source = PACKAGE.parent / "benchmarks" / "gather_floor.cu"
-    names = [f"{kernel}<{index}>" for kernel in ("index_stream", "gather")
+    names = [f"{kernel}<{index}>" for kernel in ("index_stream", "gather", "probe")
              for index in ("int", "long long")]
     module = kernels.compile_module(source, names, arch="sm_90")
     cubin = module.cubin_path.read_bytes()
