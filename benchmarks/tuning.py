@@ -60,8 +60,9 @@ import cupy as cp  # noqa: E402
 
 import cugraph_compressed as cgc  # noqa: E402
 from cugraph_compressed.algorithms import ALGORITHMS  # noqa: E402
-from cugraph_compressed.bench import simple_edges  # noqa: E402
+from cugraph_compressed.bench import AUTO_SHARE, check_auto_share, simple_edges  # noqa: E402
 from cugraph_compressed.bench.environment import Environment  # noqa: E402
+from cugraph_compressed.bench.specs import place_auto  # noqa: E402
 from cugraph_compressed.generators import rmat_edgelist  # noqa: E402
 
 KNOBS = tuple(f.name for f in dataclasses.fields(cgc.TraversalConfig))
@@ -155,11 +156,15 @@ def main(argv=None):
     p.add_argument("--algorithms", nargs="+", choices=list(BY_SHORT), default=list(BY_SHORT))
     p.add_argument("--formats", nargs="+", default=sorted(cgc.supported()["bfs"]["device"]))
     p.add_argument("--repeats", type=int, default=3)
-    p.add_argument("--placement", choices=("device", "host"), default="device",
-                   help="our graphs' placement (host: the host_reads and "
+    p.add_argument("--placement", choices=("device", "host", "auto"), default="device",
+                   help="our graphs' placement (host and auto: the host_reads and "
                         "host_sort_frontiers_from knobs apply)")
+    p.add_argument("--auto-share", type=float, default=AUTO_SHARE, metavar="F",
+                   help=f"auto placement: the share of the per-edge bytes kept on the GPU, "
+                        f"hubs first ({AUTO_SHARE})")
     p.add_argument("--json", help="also write the medians here")
     args = p.parse_args(argv)
+    check_auto_share(args.auto_share)
     Environment("device")  # the RMM pool, before anything is allocated
     df = simple_edges(rmat_edgelist(args.scale, seed=42, weighted=True, backend="device"))
     source = int(df["source"].iloc[0])
@@ -178,12 +183,14 @@ def main(argv=None):
 
     def build(library, fmt, directed, transposed, layout_params=None):
         kind = cugraph.Graph if library is cugraph else cgc.CompressedGraph
+        auto = library is not cugraph and args.placement == "auto"
         extra = ({} if library is cugraph else
-                 {"format": fmt, "placement": args.placement, **(layout_params or {})})
+                 {"format": fmt, "placement": "host" if auto else args.placement,
+                  **(layout_params or {})})
         graph = kind(directed=directed, **extra)
         graph.from_cudf_edgelist(df, weight="weight", renumber=True,
                                  store_transposed=transposed)
-        return graph
+        return place_auto(graph, args.auto_share) if auto else graph
 
     theirs = {}
     for name in args.algorithms:
@@ -193,6 +200,7 @@ def main(argv=None):
     print("cuGraph: " + ", ".join(f"{n} {t:.2f}" for n, t in theirs.items()), flush=True)
     record = {"scale": args.scale, "edges": len(df), "source": source, "knob": args.knob,
               "values": args.values, "repeats": args.repeats, "placement": args.placement,
+              "auto_share": args.auto_share if args.placement == "auto" else None,
               "renumber": True, "rmm_pool": True,
               "device": cp.cuda.runtime
               .getDeviceProperties(cp.cuda.Device().id)["name"].decode(),
