@@ -113,7 +113,9 @@ def figure(record):
             xs = [x + (k - (len(all_series) - 1) / 2) * width for x, _ in points]
             bars = ax.bar(xs, [v for _, v in points], width, color=colour[name], label=name)
             ax.bar_label(bars, fmt="%.3g", fontsize=7, padding=1)
-        ax.set_xticks(range(len(layouts)), layouts)
+        crowded = len(layouts) > 6  # placement rows: "csr@host" and the like run together
+        ax.set_xticks(range(len(layouts)), layouts, rotation=40 if crowded else 0,
+                      ha="right" if crowded else "center", fontsize=8 if crowded else None)
         ax.set_title(title, fontsize=10)
         ax.set_ylabel(ylabel)
         ax.margins(y=0.15)
