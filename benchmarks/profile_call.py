@@ -153,7 +153,7 @@ def probe_floor(G, repeats=20):
     indices = G._layout.indices
     itype = {np.dtype(np.int32): "int", np.dtype(np.int64): "long long"}[np.dtype(indices.dtype)]
     n, m = int(G._layout.num_vertices), int(indices.size)
-    bitmap = cp.random.default_rng(0).integers(0, 2**32, (n + 31) // 32, dtype=cp.uint32)
+    bitmap = (cp.random.default_rng(0).random((n + 31) // 32) * 2.0**32).astype(cp.uint32)
     names = [f"index_stream<{itype}>", f"probe<{itype}>"]
     stream, probe = (get_kernel(FLOOR_SOURCE, name, names) for name in names)
     blocks = cp.cuda.Device().attributes["MultiProcessorCount"] * (2048 // FLOOR_BLOCK)
