@@ -164,7 +164,7 @@ class VertexIds:
         series = as_series(values, self.backend).reset_index(drop=True)
         if len(series) == 0:
             raise ValueError(f"{what} is empty: give at least one vertex")
-        if self.renumber_map is None and _numpy_kind(series) not in "iu":
+        if self.renumber_map is None and _numpy_kind(series) not in "iuf":
             raise ValueError(f"{what} holds {series.dtype} values; "
                              "vertex ids of this graph are integers")
         found = self._find(series)
@@ -225,16 +225,41 @@ class VertexIds:
         if _backend.is_scalar(values):
             values = [values]
         series = as_series(values, self.backend).reset_index(drop=True)
-        if self.renumber_map is None and _numpy_kind(series) not in "iu":
+        if self.renumber_map is None and _numpy_kind(series) not in "iuf":
             xp = _backend.array_module(self.backend)
             return xp.full(len(series), -1, dtype=np.int64)
         return self._find(series)
+
+    def _integer_ids(self):
+        """The integer dtype of this graph's user ids, or None when they are not integers."""
+        if self.renumber_map is None:
+            return np.dtype(np.int64)
+        dtype = _backend.numpy_dtype(self.renumber_map)
+        return dtype if dtype.kind in "iu" else None
+
+    def _find_floats(self, series, dtype):
+        """Internal ids (int64) of float user ids on a graph of integer ids of ``dtype``: a
+        whole number is the integer it equals exactly (``float(2**53)`` is ``2**53``, where
+        comparing in float64 would also match ``2**53 + 1``); any other float is no vertex."""
+        xp = _backend.array_module(self.backend)
+        lib = _backend.frame_library(self.backend)
+        x = xp.asarray(series.to_numpy() if xp is np else series.values, dtype=np.float64)
+        info = np.iinfo(dtype)
+        # Floats in [min, max + 1): exactly the range of the integer dtype (both bounds are
+        # powers of two, or 0, so they are exact floats).
+        whole = (x == xp.floor(x)) & (x >= float(info.min)) & (x < float(info.max) + 1.0)
+        ints = xp.where(whole, x, 0.0).astype(dtype)
+        return xp.where(whole, self._find(lib.Series(ints)), -1)
 
     def _find(self, series):
         """Internal ids (int64) of the ids in ``series``, -1 where an id is not a vertex."""
         xp = _backend.array_module(self.backend)
         lib = _backend.frame_library(self.backend)
         n = self.n
+        if _numpy_kind(series) == "f" and not bool(series.isna().any()):
+            dtype = self._integer_ids()
+            if dtype is not None:
+                return self._find_floats(series, dtype)
         if self.renumber_map is None:
             values = series.to_numpy() if xp is np else series.values
             ids = xp.asarray(values).astype(np.int64)

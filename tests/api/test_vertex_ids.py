@@ -88,3 +88,32 @@ def test_sorted_users_are_the_user_ids_in_order(kind, order):
         internal = np.array(internal, dtype=np.int32)
         want = sorted(pd.Series(ids.to_user(internal)).tolist())
         assert pd.Series(ids.sorted_users(internal)).tolist() == want
+
+
+def test_float_ids_are_the_integers_they_equal():
+    """A whole float names the integer it equals exactly, on renumbered and plain graphs alike:
+    float(2**53) is 2**53, never 2**53 + 1 (which a float64 comparison also matches); any
+    other float is no vertex."""
+    import cugraph_compressed as cgc
+
+    big = 2**53
+    frame = pd.DataFrame({"source": [big, big + 1], "destination": [1, 2]})
+    G = cgc.CompressedGraph(directed=True).from_pandas_edgelist(frame)
+    assert G.neighbors(float(big)).tolist() == [1]
+    reached = cgc.bfs(G, float(big)).set_index("vertex")["distance"]
+    assert reached[big] == 0 and reached[1] == 1 and reached[2] == np.iinfo(reached.dtype).max
+    alone = cgc.CompressedGraph(directed=True).from_pandas_edgelist(frame.iloc[1:])
+    assert not alone.has_node(float(big)) and alone.has_node(2.0)  # its ids: 2**53 + 1 and 2
+    with pytest.raises(ValueError, match="start vertex 9007199254740992.0 is not in the graph"):
+        cgc.bfs(alone, float(big))
+    plain = cgc.CompressedGraph(directed=True).from_pandas_edgelist(
+        pd.DataFrame({"source": [5, 0], "destination": [0, 1]}), renumber=False)
+    assert plain.has_node(5.0) and plain.has_edge(5.0, 0) and plain.neighbors(5.0).tolist() == [0]
+    assert cgc.bfs(plain, 5.0)["distance"].tolist()[:2] == [1, 2]
+    assert not plain.has_node(5.5) and not plain.has_node(-1.0)
+    with pytest.raises(ValueError, match="start vertex 5.5 is not in the graph"):
+        cgc.bfs(plain, 5.5)
+    huge = np.array([2**64 - 1, 5], dtype=np.uint64)
+    wide = cgc.CompressedGraph(directed=True).from_pandas_edgelist(
+        pd.DataFrame({"source": huge, "destination": huge[::-1].copy()}))
+    assert not wide.has_node(float(2**64))  # past uint64: no vertex, not a wrapped one
