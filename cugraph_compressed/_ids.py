@@ -374,7 +374,13 @@ def _numpy_kind(series) -> str:
 
 
 def as_series(values, backend):
-    """``values`` (Series, NumPy/CuPy array or list) as a Series of the backend's library."""
+    """``values`` (Series, one-column DataFrame, NumPy/CuPy array or list) as a Series of the
+    backend's library; ValueError for a DataFrame of several columns (ids are one column)."""
+    if hasattr(values, "columns"):  # cuGraph takes vertex ids as a DataFrame too
+        if len(values.columns) != 1:
+            raise ValueError(f"vertex ids given as a DataFrame of {len(values.columns)} "
+                             "columns; this graph's ids are one column: pass one")
+        values = values[values.columns[0]]
     if hasattr(values, "isna"):
         if backend == HOST and _backend.is_cudf_object(values):
             values = values.to_pandas()

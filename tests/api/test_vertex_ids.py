@@ -117,3 +117,17 @@ def test_float_ids_are_the_integers_they_equal():
     wide = cgc.CompressedGraph(directed=True).from_pandas_edgelist(
         pd.DataFrame({"source": huge, "destination": huge[::-1].copy()}))
     assert not wide.has_node(float(2**64))  # past uint64: no vertex, not a wrapped one
+
+
+def test_one_column_frames_of_ids_are_taken_as_their_column():
+    """cuGraph takes start vertices and vertex subsets as a DataFrame too; ids are one column
+    here, so a frame of several is refused by name."""
+    import cugraph_compressed as cgc
+
+    G = cgc.CompressedGraph(directed=True).from_pandas_edgelist(
+        pd.DataFrame({"source": [0, 1, 2], "destination": [1, 2, 0]}))
+    assert cgc.bfs(G, pd.DataFrame({"v": [1]})).sort_values("vertex")["distance"].tolist() \
+        == [2, 0, 1]
+    assert G.in_degree(pd.DataFrame({"v": [2]}))["degree"].tolist() == [1]
+    with pytest.raises(ValueError, match="a DataFrame of 2 columns"):
+        cgc.bfs(G, pd.DataFrame({"a": [0], "b": [1]}))
