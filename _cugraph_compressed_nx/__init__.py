@@ -3,11 +3,13 @@
 NetworkX calls :func:`get_info` (the ``networkx.backend_info`` entry point) at the end of
 ``import networkx``, so this module imports nothing of ``cugraph_compressed`` (nor NumPy): the
 backend itself (``cugraph_compressed.nx``, the ``networkx.backends`` entry point) is loaded only
-when a call is dispatched to it.
+when a call is dispatched to it.  Nor does it import NetworkX until :func:`get_info` runs: a
+program that imports ``cugraph_compressed.nx`` first would otherwise start ``import networkx``
+from inside this module's import, and NetworkX would call :func:`get_info` on a module not yet
+initialized (losing the backend's configuration).
 """
 import os
-
-from networkx.utils.configs import Config
+import warnings
 
 NAME = "cugraph_compressed"
 
@@ -45,30 +47,43 @@ ENVIRONMENT = {"format": "CUGRAPH_COMPRESSED_NX_FORMAT",
                "backend": "CUGRAPH_COMPRESSED_NX_BACKEND"}
 
 
-class BackendConfig(Config):
-    """Configuration of the ``cugraph_compressed`` NetworkX backend
-    (``nx.config.backends.cugraph_compressed``); its initial values come from the environment
-    variables of :data:`ENVIRONMENT` where they are set.
+def backend_config_class():
+    """:class:`BackendConfig`, a subclass of NetworkX's ``Config``, defined on first use (after
+    NetworkX is imported)."""
+    global BackendConfig
+    if BackendConfig is None:
+        from networkx.utils.configs import Config
 
-    Parameters
-    ----------
-    format : str
-        Layout of converted graphs: ``"auto"`` (default), ``"csr"``, ``"ef"``, ``"fl"`` or
-        ``"cgr"``.
-    backend : str
-        Where converted graphs live and algorithms run: ``"auto"`` (default: the GPU when one
-        is usable, else the host), ``"host"`` or ``"device"``.
-    """
+        class BackendConfig(Config):
+            """Configuration of the ``cugraph_compressed`` NetworkX backend
+            (``nx.config.backends.cugraph_compressed``); its initial values come from the
+            environment variables of :data:`ENVIRONMENT` where they are set.
 
-    format: str
-    backend: str
+            Parameters
+            ----------
+            format : str
+                Layout of converted graphs: ``"auto"`` (default), ``"csr"``, ``"ef"``, ``"fl"``
+                or ``"cgr"``.
+            backend : str
+                Where converted graphs live and algorithms run: ``"auto"`` (default: the GPU
+                when one is usable, else the host), ``"host"`` or ``"device"``.
+            """
 
-    def _on_setattr(self, key, value):
-        choices = {"format": FORMATS, "backend": BACKENDS}[key]
-        if not isinstance(value, str) or value not in choices:
-            raise ValueError(f"{key} must be one of {', '.join(map(repr, choices))}; "
-                             f"got {value!r}")
-        return value
+            format: str
+            backend: str
+
+            def _on_setattr(self, key, value):
+                choices = {"format": FORMATS, "backend": BACKENDS}[key]
+                if not isinstance(value, str) or value not in choices:
+                    raise ValueError(f"{key} must be one of {', '.join(map(repr, choices))}; "
+                                     f"got {value!r}")
+                return value
+
+    return BackendConfig
+
+
+#: The configuration class, once :func:`backend_config_class` has made it.
+BackendConfig = None
 
 
 def get_info():
@@ -81,6 +96,20 @@ def get_info():
         "short_summary": "Compressed graph layouts on the GPU or the host.",
         "functions": {name: {"additional_docs": docs} if docs else {}
                       for name, docs in FUNCTIONS.items()},
-        "default_config": BackendConfig(**{
-            key: os.environ.get(variable, "auto") for key, variable in ENVIRONMENT.items()}),
+        "default_config": backend_config_class()(**{
+            key: _from_environment(key, variable) for key, variable in ENVIRONMENT.items()}),
     }
+
+
+def _from_environment(key, variable):
+    """The config value the environment variable gives (``"auto"`` when unset); a value that
+    is not one of the choices warns, naming them, and gives ``"auto"`` (NetworkX's import
+    would otherwise drop the whole configuration)."""
+    value = os.environ.get(variable, "auto")
+    choices = {"format": FORMATS, "backend": BACKENDS}[key]
+    if value not in choices:
+        warnings.warn(f"{variable}={value!r} is not one of {', '.join(map(repr, choices))}; "
+                      f"the cugraph_compressed backend's {key} is 'auto'", RuntimeWarning,
+                      stacklevel=2)
+        return "auto"
+    return value

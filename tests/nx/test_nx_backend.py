@@ -353,3 +353,32 @@ def test_import_networkx_does_not_import_the_backend():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           env=dict(os.environ, PYTHONPATH=os.pathsep.join(paths)), check=True)
     assert done.stdout.strip() == "[]"
+
+
+def _python(code, **environment):
+    """Run ``code`` in a fresh interpreter that sees this checkout and the backend's entry
+    points; its completed process."""
+    paths = [str(Path(__file__).resolve().parents[2]), networkx_entry_points.registered or "",
+             os.environ.get("PYTHONPATH", "")]
+    return subprocess.run([sys.executable, "-W", "error::RuntimeWarning", "-c", code],
+                          capture_output=True, text=True,
+                          env=dict(os.environ, PYTHONPATH=os.pathsep.join(paths), **environment))
+
+
+def test_backend_config_survives_importing_the_backend_first():
+    """Importing cugraph_compressed.nx before networkx used to start NetworkX's import from
+    inside the info module's, so NetworkX read a half-made module and kept an empty config."""
+    done = _python("import cugraph_compressed.nx, networkx as nx; "
+                   "c = nx.config.backends.cugraph_compressed; "
+                   "c.format = 'ef'; print(type(c).__name__, c.format, c.backend)")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["BackendConfig", "ef", "auto"]
+
+
+def test_a_bad_environment_value_warns_and_keeps_the_config():
+    done = _python("import warnings; warnings.simplefilter('default'); import networkx as nx; "
+                   "print(nx.config.backends.cugraph_compressed.format)",
+                   CUGRAPH_COMPRESSED_NX_FORMAT="zip")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["auto"]
+    assert "CUGRAPH_COMPRESSED_NX_FORMAT='zip' is not one of" in done.stderr
