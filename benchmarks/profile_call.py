@@ -116,57 +116,57 @@ def launch_ms(kernel, blocks, args, repeats):
     return statistics.median(times)
 
 
-def gather_floor(G, repeats=20):
-    """The floor of a PageRank product over the ``csr`` graph G's lists: ms of one launch of
-    each kernel of ``gather_floor.cu`` (the index stream, with the weights if G has them, and
-    the same with every slot gathering a float32 share), the gather kernel's sum checked."""
+def floor_walks(G, kernel, weights, operands, repeats):
+    """``(index stream ms, walk ms, walk sum)``: one launch each of ``gather_floor.cu``'s index
+    stream over the ``csr`` graph G's indices (with ``weights``, or a null pointer) and of its
+    ``kernel`` walk (``operands`` between the indices and the edge count), and the sum of what
+    the walk's threads wrote, for the caller to check."""
     from cugraph_compressed.kernels import get_kernel
 
     indices = G._layout.indices
     itype = {np.dtype(np.int32): "int", np.dtype(np.int64): "long long"}[np.dtype(indices.dtype)]
+    names = [f"index_stream<{itype}>", f"{kernel}<{itype}>"]
+    stream, walk = (get_kernel(FLOOR_SOURCE, name, names) for name in names)
+    blocks = cp.cuda.Device().attributes["MultiProcessorCount"] * (2048 // FLOOR_BLOCK)
+    out = cp.empty(blocks * FLOOR_BLOCK, dtype=cp.float32)
+    m = np.int64(indices.size)
+    stream_ms = launch_ms(stream, blocks, (indices, weights, m, out), repeats)
+    walk_ms = launch_ms(walk, blocks, (indices, *operands, m, out), repeats)
+    return stream_ms, walk_ms, float(out.sum(dtype=cp.float64))
+
+
+def gather_floor(G, repeats=20):
+    """The floor of a PageRank product over the ``csr`` graph G's lists: ms of one launch of
+    each kernel of ``gather_floor.cu`` (the index stream, with the weights if G has them, and
+    the same with every slot gathering a float32 share), the gather kernel's sum checked."""
+    indices = G._layout.indices
     weights = G._properties.get("weight")
     weights = None if weights is None else cp.asarray(weights).astype(cp.float32, copy=False)
     n, m = int(G._layout.num_vertices), int(indices.size)
     share = cp.random.default_rng(0).random(n, dtype=cp.float32)
-    names = [f"index_stream<{itype}>", f"gather<{itype}>"]
-    stream, gather = (get_kernel(FLOOR_SOURCE, name, names) for name in names)
-    blocks = cp.cuda.Device().attributes["MultiProcessorCount"] * (2048 // FLOOR_BLOCK)
-    out = cp.empty(blocks * FLOOR_BLOCK, dtype=cp.float32)
     w = weights if weights is not None else np.uint64(0)  # a null pointer: unweighted
-    row = {"edges": m, "vertices": n, "weighted": weights is not None,
-           "index_stream_ms": launch_ms(stream, blocks, (indices, w, np.int64(m), out), repeats),
-           "gather_ms": launch_ms(gather, blocks, (indices, w, share, np.int64(m), out),
-                                  repeats)}
+    stream_ms, gather_ms, got = floor_walks(G, "gather", w, (w, share), repeats)
     gathered = share[indices] if weights is None else share[indices] * weights
-    want, got = float(gathered.sum(dtype=cp.float64)), float(out.sum(dtype=cp.float64))
+    want = float(gathered.sum(dtype=cp.float64))
     if abs(got - want) > 1e-3 * abs(want):
         raise AssertionError(f"the gather kernel summed {got}, the edges sum to {want}")
-    return row
+    return {"edges": m, "vertices": n, "weighted": weights is not None,
+            "index_stream_ms": stream_ms, "gather_ms": gather_ms}
 
 
 def probe_floor(G, repeats=20):
     """The floor of a top-down BFS over the ``csr`` graph G's lists, every list scanned: ms of
     one launch of ``gather_floor.cu``'s index stream and of its bitmap probe (a random bitmap
     of G's vertices), the probe's count of set bits checked."""
-    from cugraph_compressed.kernels import get_kernel
-
     indices = G._layout.indices
-    itype = {np.dtype(np.int32): "int", np.dtype(np.int64): "long long"}[np.dtype(indices.dtype)]
     n, m = int(G._layout.num_vertices), int(indices.size)
     bitmap = (cp.random.default_rng(0).random((n + 31) // 32) * 2.0**32).astype(cp.uint32)
-    names = [f"index_stream<{itype}>", f"probe<{itype}>"]
-    stream, probe = (get_kernel(FLOOR_SOURCE, name, names) for name in names)
-    blocks = cp.cuda.Device().attributes["MultiProcessorCount"] * (2048 // FLOOR_BLOCK)
-    out = cp.empty(blocks * FLOOR_BLOCK, dtype=cp.float32)
-    row = {"edges": m, "vertices": n,
-           "index_stream_ms": launch_ms(stream, blocks, (indices, np.uint64(0), np.int64(m), out),
-                                        repeats),
-           "probe_ms": launch_ms(probe, blocks, (indices, bitmap, np.int64(m), out), repeats)}
+    stream_ms, probe_ms, got = floor_walks(G, "probe", np.uint64(0), (bitmap,), repeats)
     v = indices.astype(cp.int64)
     want = int(((bitmap[v >> 5] >> (v & 31).astype(cp.uint32)) & 1).sum())
-    if int(out.sum(dtype=cp.float64)) != want:
-        raise AssertionError(f"the probe kernel counted {int(out.sum())} set bits, not {want}")
-    return row
+    if int(got) != want:
+        raise AssertionError(f"the probe kernel counted {int(got)} set bits, not {want}")
+    return {"edges": m, "vertices": n, "index_stream_ms": stream_ms, "probe_ms": probe_ms}
 
 
 def cugraph_iterations(G, limit=500):
