@@ -42,6 +42,9 @@ FUNCTIONS = {
 }
 
 
+#: Each config key's choices.
+CHOICES = {"format": FORMATS, "backend": BACKENDS}
+
 #: Environment variables giving the config's values at ``import networkx``.
 ENVIRONMENT = {"format": "CUGRAPH_COMPRESSED_NX_FORMAT",
                "backend": "CUGRAPH_COMPRESSED_NX_BACKEND"}
@@ -73,7 +76,7 @@ def backend_config_class():
             backend: str
 
             def _on_setattr(self, key, value):
-                choices = {"format": FORMATS, "backend": BACKENDS}[key]
+                choices = CHOICES[key]
                 if not isinstance(value, str) or value not in choices:
                     raise ValueError(f"{key} must be one of {', '.join(map(repr, choices))}; "
                                      f"got {value!r}")
@@ -106,7 +109,7 @@ def _from_environment(key, variable):
     is not one of the choices warns, naming them, and gives ``"auto"`` (NetworkX's import
     would otherwise drop the whole configuration)."""
     value = os.environ.get(variable, "auto")
-    choices = {"format": FORMATS, "backend": BACKENDS}[key]
+    choices = CHOICES[key]
     if value not in choices:
         warnings.warn(f"{variable}={value!r} is not one of {', '.join(map(repr, choices))}; "
                       f"the cugraph_compressed backend's {key} is 'auto'", RuntimeWarning,
