@@ -9,10 +9,8 @@
 // * warp_for_each (32 lanes): the warp loads 32 consecutive upper-bit words at a time (one per
 //   lane, coalesced), popcounts them and scans the counts, which ranks every one of the window;
 //   each lane writes the window position of its word's ones to the warp's table in shared
-//   memory at their ranks (or, where few words of the window hold ones, as in a short list's,
-//   the lanes write one such word's ones a round, a bit each), then each lane takes one
-//   wanted rank, reads its position there and its low bits, so 32 values are decoded per step
-//   without searching the window per rank.
+//   memory at their ranks, then each lane takes one wanted rank, reads its position there and
+//   its low bits, so 32 values are decoded per step without searching the window per rank.
 //   Its loads run a step ahead of use (the next window's words while this window's steps
 //   run, each step's low bits while the step before's values go to the callback), so a step
 //   waits on the callback's memory traffic only, not on the decoder's too.
@@ -164,10 +162,6 @@ struct EfView {
     return spots[threadIdx.x / WARP];
   }
 
-  // Windows with at most this many words holding ones fill the table a word at a time (a
-  // round costs about twice a one's, and a window's fullest word holds about 16 ones).
-  static constexpr int SPREAD_WORDS = 8;
-
   // Called by all 32 lanes of a warp with the same arguments; each rank goes to one lane.
   template <class F>
   __device__ __forceinline__ void warp_for_each(int64_t v, int64_t first, int64_t begin,
@@ -218,24 +212,9 @@ struct EfView {
       const int hi = (int)min(end - rank, (int64_t)ones);
       const int64_t window_high = (int64_t)(w << 5) - (int64_t)L.up - rank;
       __syncwarp();  // every lane has read the last window's spots
-      const unsigned filled = __ballot_sync(FULL_WARP, count != 0);
-      if (__popc(filled) <= SPREAD_WORDS) {
-        // Few words hold ones (a short list's window): a round per such word, its 32 bits a
-        // lane each, instead of a round per one of the fullest word (about 16) while the
-        // lanes of empty words idle.
-        for (unsigned rest = filled; rest; rest &= rest - 1) {
-          const int from_lane = __ffs(rest) - 1;
-          const uint32_t bits = __shfl_sync(FULL_WARP, word, from_lane);
-          const int first_target = __shfl_sync(FULL_WARP, through - count, from_lane);
-          if ((bits >> lane) & 1u)
-            spot[first_target + __popc(bits & lanemask_lt())] =
-                (unsigned short)(from_lane * 32 + lane);
-        }
-      } else {
-        int target = through - count;  // of this lane's lowest one
-        for (uint32_t rest = word; rest; rest &= rest - 1)
-          spot[target++] = (unsigned short)(lane * 32 + __ffs(rest) - 1);
-      }
+      int target = through - count;  // of this lane's lowest one
+      for (uint32_t rest = word; rest; rest &= rest - 1)
+        spot[target++] = (unsigned short)(lane * 32 + __ffs(rest) - 1);
       __syncwarp();
 #pragma unroll 1  // unrolled, it held 70 registers (3 blocks a multiprocessor, not 4)
       for (int t = lo; t < hi; t += WARP) {
