@@ -89,15 +89,16 @@ def simple_edges(df):
     Parameters
     ----------
     df : pandas.DataFrame or cudf.DataFrame
-        Columns ``source``, ``destination`` and ``weight``.
+        Columns ``source`` and ``destination``, and ``weight`` if weighted.
 
     Returns
     -------
     DataFrame
         Of the same type, with a fresh index.
     """
-    return (df.sort_values("weight")
-              .drop_duplicates(subset=["source", "destination"], keep="first")
+    if "weight" in df.columns:
+        df = df.sort_values("weight")
+    return (df.drop_duplicates(subset=["source", "destination"], keep="first")
               .reset_index(drop=True))
 
 

@@ -484,3 +484,19 @@ def test_large_graphs_numbers_a_graph_of_every_id_by_its_ids(monkeypatch):
     want = rmat_checks.pagerank_residual(ranked.edges(pairs),
                                          ranked.dense(vertices, scores, 0.0), 0.85, True, 8)
     assert got == pytest.approx(want, rel=1e-12)
+
+
+@pytest.mark.parametrize("weighted", [True, False])
+def test_simple_edges_keep_one_row_per_pair_and_the_lightest_weight(weighted):
+    from cugraph_compressed.bench import simple_edges
+
+    df = pd.DataFrame({"source": [0, 0, 1, 0], "destination": [1, 1, 2, 1]})
+    if weighted:
+        df["weight"] = [3.0, 1.0, 2.0, 5.0]
+    out = simple_edges(df)
+    pairs = sorted(zip(out["source"], out["destination"]))
+    assert pairs == [(0, 1), (1, 2)]
+    if weighted:
+        assert dict(zip(zip(out["source"], out["destination"]), out["weight"]))[(0, 1)] == 1.0
+    else:
+        assert list(out.columns) == ["source", "destination"]
