@@ -55,8 +55,14 @@ enum { DIRECTION, FRONTIER_EDGES, UNEXPLORED_EDGES, PREVIOUS_SIZE };
 // into items of one warp each, decoded by its 32 lanes together.  The frontier's size and the
 // item total are read from device memory (traverse.cuh: for_each_list_item_tiles); a bottom-up
 // level returns at once.
+// Over csr and fl lists the pass waits on its loads, so it is held to 32 registers and 8 blocks
+// share an SM to hide them (benchmarks/results/ab-bfs-launch-bounds); ef's and cgr's decoders
+// would spill there, so they get no bound (0).
+template <class View>
+constexpr int expand_min_blocks = cgc::RandomAccess<View>::value ? 8 : 0;
+
 template <class View, typename D, bool PerWarp>
-__global__ void __launch_bounds__(cgc::BLOCK)
+__global__ void __launch_bounds__(cgc::BLOCK, expand_min_blocks<View>)
 bfs_expand(const uint64_t* view, const D* frontier, const unsigned long long* size,
            const unsigned long long* state, const int64_t* scan, const int64_t* total,
            int64_t item_size, uint32_t* visited, D* dist, D* pred, D* next,
