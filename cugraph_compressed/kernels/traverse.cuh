@@ -181,12 +181,12 @@ __device__ __forceinline__ void tile_members(const int64_t* scan, int64_t n, int
   hi = last + 1;
 }
 
-// Hands `item` of vertex-set member i (which has `before` items ahead of it) to f.
-template <class View, typename D, class F>
-__device__ __forceinline__ void visit_item(const View& g, const D* vertices, int all, int64_t i,
-                                           int64_t before, int64_t item, int64_t item_size, F&& f) {
-  const int64_t u = member(vertices, all, i);
-  const int64_t first = g.first_edge(u);
+// Hands `item` of vertex-set member i, vertex u whose first slot is `first` (and which has
+// `before` items ahead of it), to f.
+template <class View, class F>
+__device__ __forceinline__ void visit_owned(const View& g, int64_t i, int64_t u, int64_t first,
+                                            int64_t before, int64_t item, int64_t item_size,
+                                            F&& f) {
   if (grouped<View>(item_size)) {  // one rank, after the lead's idle items
     const int64_t rank = item - before - (first & (GROUP - 1));
     if (rank >= 0 && rank < list_degree(g, u)) f(i, u, first, rank, rank + 1);
@@ -196,13 +196,29 @@ __device__ __forceinline__ void visit_item(const View& g, const D* vertices, int
   f(i, u, first, begin, min(begin + item_size, list_degree(g, u)));
 }
 
+// The same for member i, whose vertex and first slot are read here.
+template <class View, typename D, class F>
+__device__ __forceinline__ void visit_item(const View& g, const D* vertices, int all, int64_t i,
+                                           int64_t before, int64_t item, int64_t item_size, F&& f) {
+  const int64_t u = member(vertices, all, i);
+  visit_owned(g, i, u, g.first_edge(u), before, item, item_size, f);
+}
+
 // The items of tile `tile` (blockIdx.x for one tile per block), one per thread.
 template <class View, typename D, class F>
 __device__ void for_each_item(const View& g, const D* vertices, int all, const int64_t* scan,
                               int64_t n, int64_t total, int64_t item_size, F&& f,
                               int64_t tile) {
   constexpr int TILE = BLOCK * ITEMS;
+  // Random-access views' items are one rank each, so an item's owner lookup costs as much as
+  // its rank: their tiles also stage each member's first slot and vertex, read once a member
+  // here instead of by each of its items in a chain of dependent loads.  The decoding views'
+  // items are many ranks, and the registers staging takes there cost them a block an SM.
+  constexpr bool staged = RandomAccess<View>::value;
+  constexpr int STAGED = staged ? TILE : 1;
   __shared__ int64_t tile_scan[TILE];    // scan[lo, hi) when it fits
+  __shared__ int64_t tile_first[STAGED];
+  __shared__ D tile_vertex[STAGED];
   __shared__ unsigned short tile_owner[TILE];  // then each item's k: its member is lo + k
   const int64_t tile_begin = tile * TILE;
   const int64_t tile_end = min(tile_begin + (int64_t)TILE, total);
@@ -213,7 +229,14 @@ __device__ void for_each_item(const View& g, const D* vertices, int all, const i
   // Vertices without items can make the range longer than the tile; then search globally.
   const bool local = hi - lo <= TILE;  // the same for the whole block
   if (local) {
-    for (int64_t k = threadIdx.x; k < hi - lo; k += BLOCK) tile_scan[k] = scan[lo + k];
+    for (int64_t k = threadIdx.x; k < hi - lo; k += BLOCK) {
+      tile_scan[k] = scan[lo + k];
+      if constexpr (staged) {
+        const int64_t u = member(vertices, all, lo + k);
+        tile_vertex[k] = (D)u;
+        tile_first[k] = g.first_edge(u);
+      }
+    }
 #pragma unroll
     for (int j = 0; j < ITEMS; ++j) tile_owner[j * BLOCK + threadIdx.x] = 0;
     __syncthreads();
@@ -242,7 +265,21 @@ __device__ void for_each_item(const View& g, const D* vertices, int all, const i
     if (item >= tile_end) continue;
     if (local) {
       const int64_t k = tile_owner[j * BLOCK + threadIdx.x];
-      visit_item(g, vertices, all, lo + k, k ? tile_scan[k - 1] : before, item, item_size, f);
+      const int64_t ahead = k ? tile_scan[k - 1] : before;
+      if constexpr (staged) {
+        const int64_t u = tile_vertex[k], first = tile_first[k];
+#ifndef CGC_CHECKED
+        // A list has as many one-rank items as ranks, so such an item lies inside it: its
+        // extent need not be read (a checked build reads it, and checks it).
+        if (item_size == 1 && !grouped<View>(item_size)) {
+          f(lo + k, u, first, item - ahead, item - ahead + 1);
+          continue;
+        }
+#endif
+        visit_owned(g, lo + k, u, first, ahead, item, item_size, f);
+      } else {
+        visit_item(g, vertices, all, lo + k, ahead, item, item_size, f);
+      }
     } else {
       const int64_t i = upper_bound(scan, lo, hi, item);
       visit_item(g, vertices, all, i, i > lo ? scan[i - 1] : before, item, item_size, f);
