@@ -1,9 +1,9 @@
-// Floors of the passes over a CSR index array (benchmarks/profile_call.py --floor): PageRank's
-// pull product and a top-down BFS.  The edges are walked in slot order by a grid-stride loop,
-// so every warp load is 32 consecutive slots, the work is perfectly balanced, and there are no
-// list bounds, no owner search, no reduction per list and no stores but one per thread.  Any
-// pass that reads each edge's index (and weight) and gathers its neighbour's share, or probes
-// its bit, costs at least this much.
+// Floors of the passes over a CSR index array (benchmarks/profile_call.py --floor, FLOORS):
+// PageRank's pull product, a top-down BFS, SSSP's relaxations and WCC's label sweeps.  The
+// edges are walked in slot order by a grid-stride loop, so every warp load is 32 consecutive
+// slots, the work is perfectly balanced, and there are no list bounds, no owner search, no
+// reduction per list and no stores but one per thread.  Any pass that reads each edge's index
+// (and weight) and gathers its neighbour's value, or probes its bit, costs at least this much.
 constexpr int UNROLL = 4;
 
 // Every slot e (neighbour v = indices[e]) read as read(e, v), summed per thread into

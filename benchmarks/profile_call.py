@@ -8,10 +8,10 @@ both, as in the main benchmark).
 
 PageRank rows also say how many iterations the call made: ours from the run, cuGraph's as the
 least ``max_iter`` at which it converges (cuGraph does not report it), so ms per iteration can
-be compared.  ``--floor`` adds, for a ``csr`` PageRank or BFS graph, the floor of its pass
-over the lists (``benchmarks/gather_floor.cu``): the edges' index reads and share gathers (or
-bitmap probes) alone, perfectly balanced, timed per launch, and for PageRank what the call
-would take if each iteration's product ran at it.
+be compared.  ``--floor`` adds, for a ``csr`` graph, the floor of the algorithm's pass over
+the lists (``benchmarks/gather_floor.cu``, ``FLOORS``): the edges' index (and weight) reads
+and the gathers of their far ends' values (or bitmap probes) alone, perfectly balanced, timed
+per launch, and for PageRank what the call would take if each iteration's product ran at it.
 
     python3 benchmarks/profile_call.py --scale 24 --algorithm bfs --formats csr ef --kernels
     python3 benchmarks/profile_call.py --scale 24 --algorithm bfs --renumber both --python
@@ -135,12 +135,13 @@ def floor_walks(G, kernel, weights, operands, repeats):
     return stream_ms, walk_ms, float(out.sum(dtype=cp.float64))
 
 
-def gather_floor(G, repeats=20):
+def gather_floor(G, repeats=20, weighted=True):
     """The floor of a PageRank product over the ``csr`` graph G's lists: ms of one launch of
-    each kernel of ``gather_floor.cu`` (the index stream, with the weights if G has them, and
-    the same with every slot gathering a float32 share), the gather kernel's sum checked."""
+    each kernel of ``gather_floor.cu`` (the index stream, with the weights if G has them and
+    ``weighted``, and the same with every slot gathering a float32 share), the gather kernel's
+    sum checked."""
     indices = G._layout.indices
-    weights = G._properties.get("weight")
+    weights = G._properties.get("weight") if weighted else None
     weights = None if weights is None else cp.asarray(weights).astype(cp.float32, copy=False)
     n, m = int(G._layout.num_vertices), int(indices.size)
     share = cp.random.default_rng(0).random(n, dtype=cp.float32)
@@ -167,6 +168,34 @@ def probe_floor(G, repeats=20):
     if int(got) != want:
         raise AssertionError(f"the probe kernel counted {int(got)} set bits, not {want}")
     return {"edges": m, "vertices": n, "index_stream_ms": stream_ms, "probe_ms": probe_ms}
+
+
+#: Per algorithm: the floor of its pass over a ``csr`` graph's lists, and what it stands for.
+#: SSSP's is every edge relaxed once (its index and weight read, the far end's distance
+#: gathered), as a label-correcting search does at best; WCC's one sweep gathering every stored
+#: end's label, as its hooking rounds do at least once.
+FLOORS = {
+    "bfs": (probe_floor, "scanning every list: index stream {index_stream_ms:.3f} ms, with "
+                         "the bitmap probes {probe_ms:.3f} ms"),
+    "pagerank": (gather_floor, "one product: index stream {index_stream_ms:.3f} ms, with the "
+                               "gathers {gather_ms:.3f} ms"),
+    "sssp": (gather_floor, "relaxing every edge once: index and weight streams "
+                           "{index_stream_ms:.3f} ms, with the distance gathers "
+                           "{gather_ms:.3f} ms"),
+    "wcc": (functools.partial(gather_floor, weighted=False),
+            "one sweep over every list: index stream {index_stream_ms:.3f} ms, with the label "
+            "gathers {gather_ms:.3f} ms"),
+}
+
+
+def describe_floor(algorithm, floor, row):
+    """``(ms, text)``: what the call would take at ``floor`` (PageRank: each iteration's
+    product at it; the others: one pass) and the line that says so."""
+    text = "floor of " + FLOORS[algorithm][1].format(**floor)
+    if algorithm != "pagerank":
+        return floor.get("probe_ms", floor.get("gather_ms")), text
+    at_floor = row["iterations"] * floor["gather_ms"]
+    return at_floor, f"{text}; {row['iterations']} iterations at it: {at_floor:.2f} ms"
 
 
 def cugraph_iterations(G, limit=500):
@@ -232,8 +261,8 @@ def main(argv=None):
     p.add_argument("--unweighted", action="store_true",
                    help="graphs without weights (the main benchmark's PageRank graphs)")
     p.add_argument("--floor", action="store_true",
-                   help="PageRank or BFS on csr: also time the floor of its pass over the lists "
-                        "(gather_floor.cu)")
+                   help="csr: also time the floor of the algorithm's pass over the lists "
+                        "(gather_floor.cu, FLOORS)")
     p.add_argument("--json", help="write the rows here")
     args = p.parse_args(argv)
     rmm.reinitialize(pool_allocator=True)
@@ -264,20 +293,10 @@ def main(argv=None):
                                  store_transposed=transposed)
             label = f"{fmt} renumber={renumber}" + (" degree" if order == "degree" else "")
             row = report(label, caller(cgc, G, args.algorithm, source), args)
-            if args.floor and fmt == "csr" and args.algorithm == "bfs":
-                row["floor"] = floor = probe_floor(G)
-                print(f"   floor of scanning every list: index stream "
-                      f"{floor['index_stream_ms']:.3f} ms, with the bitmap probes "
-                      f"{floor['probe_ms']:.3f} ms", flush=True)
-                if rows and rows[0]["contender"] == "cugraph":
-                    print(f"   that is {floor['probe_ms'] / rows[0]['ms']:.2f}x cuGraph's call",
-                          flush=True)
-            if args.floor and fmt == "csr" and args.algorithm == "pagerank":
-                row["floor"] = floor = gather_floor(G)
-                at_floor = row["iterations"] * floor["gather_ms"]
-                print(f"   floor of one product: index stream {floor['index_stream_ms']:.3f} ms, "
-                      f"with the gathers {floor['gather_ms']:.3f} ms; {row['iterations']} "
-                      f"iterations at it: {at_floor:.2f} ms", flush=True)
+            if args.floor and fmt == "csr":
+                row["floor"] = floor = FLOORS[args.algorithm][0](G)
+                at_floor, text = describe_floor(args.algorithm, floor, row)
+                print(f"   {text}", flush=True)
                 if rows and rows[0]["contender"] == "cugraph":
                     print(f"   that is {at_floor / rows[0]['ms']:.2f}x cuGraph's call", flush=True)
             rows.append(dict(row, format=fmt, renumber=renumber, vertex_order=order))
