@@ -135,6 +135,19 @@ def available_memory(backend: str) -> int:
     return total_memory(backend)
 
 
+def require_memory(needed: int, backend: str, what: str, remedy: str = "") -> None:
+    """MemoryError when ``needed`` bytes pass what a build can take on ``backend``
+    (:func:`available_memory`), saying "<what> take about N GiB, more than <the room>" and then
+    ``remedy``: the one check before an allocation that the process could not survive."""
+    room = available_memory(backend)
+    if needed <= room:
+        return
+    where = (f"all {room / 2**30:,.1f} GiB of GPU memory" if backend != HOST
+             else f"the {room / 2**30:,.1f} GiB of host memory available")
+    raise MemoryError(f"{what} take about {needed / 2**30:,.1f} GiB, more than {where}"
+                      + (f": {remedy}" if remedy else ""))
+
+
 def array_module(backend: str):
     """NumPy for the host backend, CuPy for the device backend."""
     if backend == HOST:

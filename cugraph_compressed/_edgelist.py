@@ -191,18 +191,12 @@ def check_vertex_memory(num_vertices: int, bytes_per_vertex: int, backend: str) 
     """MemoryError naming the largest id when its vertex count cannot be built here: past the
     GPU's memory, or past the host memory available now (beyond it the process would be
     killed, not refused)."""
-    from ._backend import DEVICE, available_memory
+    from ._backend import require_memory
 
-    needed = num_vertices * bytes_per_vertex
-    room = available_memory(backend)
-    if needed > room:
-        where = ("all {} GiB of GPU memory" if backend == DEVICE
-                 else "the {} GiB of host memory available").format(f"{room / 2**30:,.1f}")
-        raise MemoryError(
-            f"with renumber=False the largest vertex id, {num_vertices - 1}, makes "
-            f"{num_vertices:,} vertices; building them takes about {needed / 2**30:,.1f} GiB "
-            f"({bytes_per_vertex} bytes per vertex in this layout), more than {where}: pass "
-            "renumber=True to number only the ids that occur")
+    require_memory(num_vertices * bytes_per_vertex, backend,
+                   f"with renumber=False the largest vertex id, {num_vertices - 1}, makes "
+                   f"{num_vertices:,} vertices, which ({bytes_per_vertex} bytes per vertex in "
+                   "this layout)", "pass renumber=True to number only the ids that occur")
 
 
 def check_vertices(num_vertices, renumber, series, xp, distinct=None):

@@ -234,13 +234,12 @@ class MatrixMarket:
         if dtype.kind not in "iu" or self.rows - 1 > np.iinfo(dtype).max:
             raise ValueError(f"{path!r} has {self.rows} rows: ids of dtype {dtype} cannot "
                              "number them")
-        from ._backend import HOST, available_memory
+        from ._backend import HOST, require_memory
 
-        needed, room = self.rows * dtype.itemsize, available_memory(HOST)
-        if needed > room:  # the ids alone, before any vertex array of the build
-            raise MemoryError(f"{path!r}: its size line (line {self.size_line}) gives "
-                              f"{self.rows} rows, whose ids alone take {needed / 2**30:,.1f} GiB, "
-                              f"more than the {room / 2**30:,.1f} GiB of host memory available")
+        # The ids alone, before any vertex array of the build.
+        require_memory(self.rows * dtype.itemsize, HOST,
+                       f"{path!r}: its size line (line {self.size_line}) gives {self.rows} "
+                       "rows, whose ids alone")
         return np.arange(self.rows, dtype=dtype)
 
 
