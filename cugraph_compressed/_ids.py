@@ -14,10 +14,30 @@ that translate internal ids to user ids (one scatter of ``n`` ids) instead of be
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 
 from . import _backend
 from ._backend import HOST
+from .kernels import get_kernel, grid_size, register
+
+#: The device kernels of result columns of ids (``users_in_rows``), and the C types they take:
+#: the order and its inverse and the internal ids (int32/int64), and user ids that hold -1.
+_KERNELS = Path(__file__).with_name("vertex_ids.cu")
+_INDEX_TYPES = {np.dtype(np.int32): "int", np.dtype(np.int64): "long long"}
+_USER_TYPES = {**_INDEX_TYPES, np.dtype(np.float32): "float", np.dtype(np.float64): "double"}
+_BLOCK = 256  # cgc::BLOCK
+
+
+def _instantiations():
+    index = list(_INDEX_TYPES.values())
+    return ([f"invert_order<{i}>" for i in index]
+            + [f"users_in_rows<{i}, {d}, {t}>" for i in index for d in index
+               for t in _USER_TYPES.values()])
+
+
+register(_KERNELS, _instantiations)
 
 
 class VertexIds:
@@ -114,7 +134,7 @@ class VertexIds:
         def in_rows(name, values):
             if name not in ids:
                 return self.in_result_order(values)
-            return self.none() if values is None else self.to_user(self.in_result_order(values))
+            return self.none() if values is None else self.users_in_rows(values)
 
         items = [(name, in_rows(name, v)) for name, v in columns.items()]
         items.insert(vertex_at, ("vertex", self.all()))
@@ -130,6 +150,36 @@ class VertexIds:
             if hasattr(values, "isna"):  # a Series
                 return values.take(self.internal_of).reset_index(drop=True)
             return values[self.internal_of]
+
+    def users_in_rows(self, internal):
+        """:meth:`to_user` of :meth:`in_result_order` of ``internal`` (internal ids indexed by
+        internal id, negative: none): a result column of user ids.  On the device, in a permuted
+        order with numeric user ids that hold -1, that is one scatter and one pass
+        (``vertex_ids.cu``) instead of eight passes over ``n``."""
+        users = self._map_array() if self.renumber_map is not None else None
+        fused = (self.backend != HOST and self.internal_of is not None and self.n > 0
+                 and users is not None and users.dtype in _USER_TYPES
+                 and self.internal_of.dtype in _INDEX_TYPES
+                 and getattr(internal, "dtype", None) in _INDEX_TYPES
+                 and not hasattr(internal, "isna") and internal.shape == (self.n,))
+        if not fused:
+            return self.to_user(self.in_result_order(internal))
+        import cupy as cp
+
+        order = self.internal_of
+        i, d, t = (_INDEX_TYPES[order.dtype], _INDEX_TYPES[internal.dtype],
+                   _USER_TYPES[users.dtype])
+        names = _instantiations()
+        grid = ((grid_size(self.n, _BLOCK),), (_BLOCK,))
+        lib = _backend.frame_library(self.backend)
+        with _backend.allocations(self.backend):
+            inverse = cp.empty(self.n, dtype=order.dtype)
+            get_kernel(_KERNELS, f"invert_order<{i}>", names)(
+                *grid, (order, np.int64(self.n), inverse))
+            out = cp.empty(self.n, dtype=users.dtype)
+            get_kernel(_KERNELS, f"users_in_rows<{i}, {d}, {t}>", names)(
+                *grid, (order, internal, inverse, users, np.int64(self.n), out))
+        return lib.Series(out)
 
     def sorted_users(self, internal):
         """The user ids of internal ids (none negative), sorted: :meth:`to_user` of them in
