@@ -30,6 +30,10 @@ _USER_TYPES = {**_INDEX_TYPES, np.dtype(np.float32): "float", np.dtype(np.float6
 _BLOCK = 256  # cgc::BLOCK
 
 
+def _grid(n):
+    return (grid_size(n, _BLOCK),), (_BLOCK,)
+
+
 def _instantiations():
     index = list(_INDEX_TYPES.values())
     return ([f"invert_order<{i}>" for i in index]
@@ -111,9 +115,15 @@ class VertexIds:
         """The rank of each internal id: the order's inverse permutation, made per call (a
         scatter of ``n`` ids), which saves the graph 4 bytes a vertex (8 with int64 ids)."""
         xp = _backend.array_module(self.backend)
+        order = self.internal_of
         with _backend.allocations(self.backend):
-            ranks = xp.empty(self.n, dtype=self.internal_of.dtype)
-            ranks[self.internal_of] = xp.arange(self.n, dtype=self.internal_of.dtype)
+            ranks = xp.empty(self.n, dtype=order.dtype)
+            if self.backend != HOST and order.dtype in _INDEX_TYPES and self.n:
+                # One pass, without the ranks' arange.
+                get_kernel(_KERNELS, f"invert_order<{_INDEX_TYPES[order.dtype]}>",
+                           _instantiations())(*_grid(self.n), (order, np.int64(self.n), ranks))
+            else:
+                ranks[order] = xp.arange(self.n, dtype=order.dtype)
         return ranks
 
     # -- frames -----------------------------------------------------------------------------
@@ -154,7 +164,7 @@ class VertexIds:
     def users_in_rows(self, internal):
         """:meth:`to_user` of :meth:`in_result_order` of ``internal`` (internal ids indexed by
         internal id, negative: none): a result column of user ids.  On the device, in a permuted
-        order with numeric user ids that hold -1, that is one scatter and one pass
+        order with numeric user ids that hold -1, that is the ranks' scatter and one pass
         (``vertex_ids.cu``) instead of eight passes over ``n``."""
         users = self._map_array() if self.renumber_map is not None else None
         fused = (self.backend != HOST and self.internal_of is not None and self.n > 0
@@ -167,19 +177,14 @@ class VertexIds:
         import cupy as cp
 
         order = self.internal_of
-        i, d, t = (_INDEX_TYPES[order.dtype], _INDEX_TYPES[internal.dtype],
-                   _USER_TYPES[users.dtype])
-        names = _instantiations()
-        grid = ((grid_size(self.n, _BLOCK),), (_BLOCK,))
-        lib = _backend.frame_library(self.backend)
+        kernel = get_kernel(_KERNELS, f"users_in_rows<{_INDEX_TYPES[order.dtype]}, "
+                                      f"{_INDEX_TYPES[internal.dtype]}, "
+                                      f"{_USER_TYPES[users.dtype]}>", _instantiations())
+        inverse = self._ranks()
         with _backend.allocations(self.backend):
-            inverse = cp.empty(self.n, dtype=order.dtype)
-            get_kernel(_KERNELS, f"invert_order<{i}>", names)(
-                *grid, (order, np.int64(self.n), inverse))
             out = cp.empty(self.n, dtype=users.dtype)
-            get_kernel(_KERNELS, f"users_in_rows<{i}, {d}, {t}>", names)(
-                *grid, (order, internal, inverse, users, np.int64(self.n), out))
-        return lib.Series(out)
+            kernel(*_grid(self.n), (order, internal, inverse, users, np.int64(self.n), out))
+        return _backend.frame_library(self.backend).Series(out)
 
     def sorted_users(self, internal):
         """The user ids of internal ids (none negative), sorted: :meth:`to_user` of them in
