@@ -331,7 +331,10 @@ class _Build:
 
     # -- 2. ranges ----------------------------------------------------------------------------
     def _property_dtypes(self) -> dict:
-        dtypes = self.source.dtypes or {}
+        # Rows or not, a frame says its properties' dtypes (a float64 weight stays float64 on a
+        # graph without edges); ids of an edgeless input take their defaults (an empty list's
+        # column is float64 or object to pandas, which says nothing of the ids).
+        dtypes = self.source.dtypes or self.source.first_dtypes or {}
         out = {}
         for name, label in self.source.columns[2].items():
             dtype = dtypes.get(label, np.dtype(np.float32 if name == "weight" else np.int32))

@@ -99,6 +99,7 @@ class EdgeChunks:
         self.rows = None  # rows of every chunk, from the first pass
         self.columns = None  # (source, destination, {property: label}) from the first chunk
         self.dtypes = None  # label -> NumPy dtype of that column in the first non-empty chunk
+        self.first_dtypes = None  # the same in the first chunk, empty or not
 
     def where(self, i: int) -> str:
         """The prefix an error about chunk ``i`` starts with."""
@@ -184,6 +185,8 @@ class EdgeChunks:
                                             where)
         for name, label in props.items():
             dtypes[label] = check_property_series(frame[label], name, where)
+        if self.first_dtypes is None:
+            self.first_dtypes = dtypes
         if len(frame) == 0:
             return
         if self.dtypes is None:
@@ -260,6 +263,7 @@ class StoredEdges:
         # What the build reads of a source: columns named after the properties, their dtypes.
         self.columns = ("source", "destination", {name: name for name in self.properties})
         self.dtypes = {name: np.dtype(v.dtype) for name, v in self.properties.items()}
+        self.first_dtypes = self.dtypes
 
     def pieces(self, piece_rows: int, index_dtype, properties: bool = True):
         """One pass: :class:`Piece` objects of at most ``piece_rows`` edges, ``(src, dst)`` in

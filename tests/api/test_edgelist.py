@@ -334,3 +334,25 @@ def test_nodes_and_sizes():
     assert (sizes["offsets"] == 4 * 4 and sizes["indices"] == 2 * 4
             and sizes["renumber_map"] == 3 * 4)
     assert G.nbytes == sum(sizes.values())
+
+
+@pytest.mark.parametrize("id_dtype", [np.int32, np.int64])
+@pytest.mark.parametrize("weight_dtype", [np.float32, np.float64])
+def test_edgeless_frames_keep_their_weight_dtype(id_dtype, weight_dtype):
+    """A frame without rows still says its weights' dtype, kept as a frame with rows keeps it
+    (it once fell back to float32: SSSP on a float64 graph of no edges gave float32 distances,
+    and its unreachable mark was float32's largest value); the ids take vertices' dtype."""
+    df = pd.DataFrame({"src": np.array([], id_dtype), "dst": np.array([], id_dtype),
+                       "w": np.array([], weight_dtype)})
+    G = cgc.CompressedGraph(directed=True)
+    G.from_pandas_edgelist(df, source="src", destination="dst", weight="w",
+                           vertices=pd.Series([0, 1, 2], dtype=id_dtype))
+    assert G.vertex_dtype == id_dtype
+    result = cgc.sssp(G, 0)
+    assert result["distance"].dtype == weight_dtype
+    assert result["distance"].tolist() == [0.0] + [np.finfo(weight_dtype).max] * 2
+    assert result["vertex"].dtype == id_dtype
+    empty = cgc.CompressedGraph(directed=True)
+    empty.from_pandas_edgelist(df, source="src", destination="dst", weight="w")
+    assert empty.number_of_vertices() == 0
+    assert empty._properties["weight"].dtype == weight_dtype
