@@ -39,6 +39,8 @@ struct CsrView {
     return (int64_t)offsets[v + 1] - (int64_t)offsets[v];
   }
   __device__ __forceinline__ int64_t chunk_size() const { return 1; }
+  // The neighbour at `slot` (traverse.cuh reads one-rank items' ahead of handing them on).
+  __device__ __forceinline__ int64_t at(int64_t slot) const { return (int64_t)indices[slot]; }
   template <class F>
   __device__ __forceinline__ void for_each(int64_t v, int64_t first, int64_t begin, int64_t end,
                                            F&& f) const {

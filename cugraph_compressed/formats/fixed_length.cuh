@@ -32,6 +32,10 @@ struct FlView {
     return field(offsets, v + 1, offset_width) - field(offsets, v, offset_width);
   }
   __device__ __forceinline__ int64_t chunk_size() const { return 1; }
+  // The neighbour at `slot` (traverse.cuh reads one-rank items' ahead of handing them on).
+  __device__ __forceinline__ int64_t at(int64_t slot) const {
+    return field(indices, slot, index_width);
+  }
   template <class F>
   __device__ __forceinline__ void for_each(int64_t v, int64_t first, int64_t begin, int64_t end,
                                            F&& f) const {

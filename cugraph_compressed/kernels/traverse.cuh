@@ -204,8 +204,17 @@ __device__ __forceinline__ void visit_item(const View& g, const D* vertices, int
   visit_owned(g, i, u, g.first_edge(u), before, item, item_size, f);
 }
 
-// The items of tile `tile` (blockIdx.x for one tile per block), one per thread.
-template <class View, typename D, class F>
+// A one-rank item's neighbour, read before the item is handed on (for_each_item<true>).
+struct Loaded {
+  int64_t slot, v;
+};
+
+// The items of tile `tile` (blockIdx.x for one tile per block), one per thread.  With Preload,
+// a random-access view's one-rank items (an unchecked, plain build's) are handed on as
+// f(i, u, first, rank, rank + 1, Loaded{slot, neighbour}): each thread reads all its items'
+// neighbours first, then hands them on, so those loads are in flight together instead of each
+// waiting for the item before it (whose callback's stores and atomics no later load moves above).
+template <bool Preload = false, class View, typename D, class F>
 __device__ void for_each_item(const View& g, const D* vertices, int all, const int64_t* scan,
                               int64_t n, int64_t total, int64_t item_size, F&& f,
                               int64_t tile) {
@@ -259,6 +268,39 @@ __device__ void for_each_item(const View& g, const D* vertices, int all, const i
       tile_owner[threadIdx.x * ITEMS + j] = (unsigned short)max(carried, running[j]);
   }
   __syncthreads();
+  // A list has as many one-rank items as ranks, so such an item lies inside it: its extent
+  // need not be read (a checked build reads it, and checks it).
+#ifdef CGC_CHECKED
+  constexpr bool one_rank_build = false;
+#else
+  constexpr bool one_rank_build = staged;
+#endif
+  if constexpr (Preload && one_rank_build) {
+    if (local && item_size == 1 && !grouped<View>(item_size)) {  // the same for the block
+      // An item's slot: its member's first slot plus its rank (the items before it in the
+      // member's list), all in shared memory.
+      auto slot_of = [&](int j, int64_t item) {
+        const int k = tile_owner[j * BLOCK + threadIdx.x];
+        return tile_first[k] + item - (k ? tile_scan[k - 1] : before);
+      };
+      int64_t v[ITEMS];
+#pragma unroll
+      for (int j = 0; j < ITEMS; ++j) {
+        const int64_t item = tile_begin + (int64_t)j * BLOCK + threadIdx.x;
+        v[j] = item < tile_end ? g.at(slot_of(j, item)) : 0;
+      }
+#pragma unroll
+      for (int j = 0; j < ITEMS; ++j) {
+        const int64_t item = tile_begin + (int64_t)j * BLOCK + threadIdx.x;
+        if (item >= tile_end) continue;
+        const int k = tile_owner[j * BLOCK + threadIdx.x];
+        const int64_t slot = slot_of(j, item), first = tile_first[k];
+        f(lo + k, (int64_t)tile_vertex[k], first, slot - first, slot - first + 1,
+          Loaded{slot, v[j]});
+      }
+      return;
+    }
+  }
 #pragma unroll
   for (int j = 0; j < ITEMS; ++j) {
     const int64_t item = tile_begin + (int64_t)j * BLOCK + threadIdx.x;
@@ -268,14 +310,10 @@ __device__ void for_each_item(const View& g, const D* vertices, int all, const i
       const int64_t ahead = k ? tile_scan[k - 1] : before;
       if constexpr (staged) {
         const int64_t u = tile_vertex[k], first = tile_first[k];
-#ifndef CGC_CHECKED
-        // A list has as many one-rank items as ranks, so such an item lies inside it: its
-        // extent need not be read (a checked build reads it, and checks it).
-        if (item_size == 1 && !grouped<View>(item_size)) {
+        if (one_rank_build && item_size == 1 && !grouped<View>(item_size)) {
           f(lo + k, u, first, item - ahead, item - ahead + 1);
           continue;
         }
-#endif
         visit_owned(g, lo + k, u, first, ahead, item, item_size, f);
       } else {
         visit_item(g, vertices, all, lo + k, ahead, item, item_size, f);
@@ -317,12 +355,17 @@ __device__ void for_each_warp_item(const View& g, const D* vertices, int all, co
 // called as f(u, begin, end, decode) for each item; decode(edge) calls edge(slot, v) for every
 // rank of the item through View::warp_for_each or View::for_each, so f reads the same both ways
 // and only a collective after the decode (a warp's reduction) needs `if constexpr (PerWarp)`.
-template <bool PerWarp, class View, typename D, class F>
+template <bool PerWarp, bool Preload = false, class View, typename D, class F>
 __device__ __forceinline__ void list_item_tile(const View& g, const D* vertices, int all,
                                                const int64_t* scan, int64_t n, int64_t total,
                                                int64_t item_size, int64_t tile, F&& f) {
-  auto visit = [&](int64_t, int64_t u, int64_t first, int64_t begin, int64_t end) {
+  auto visit = [&](int64_t, int64_t u, int64_t first, int64_t begin, int64_t end,
+                   auto... loaded) {
     auto decode = [&](auto&& edge) {
+      if constexpr (sizeof...(loaded) > 0) {  // one rank, its neighbour read already
+        (emit(edge, loaded.slot, loaded.v), ...);
+        return;
+      }
 #ifdef CGC_ALIGNED_READS
       if constexpr (PerWarp && RandomAccess<View>::value) {
         // From the aligned group holding slot first + begin; the ranks before begin (lanes of
@@ -342,7 +385,7 @@ __device__ __forceinline__ void list_item_tile(const View& g, const D* vertices,
   };
   if constexpr (PerWarp) for_each_warp_item(g, vertices, all, scan, n, total, item_size, visit,
                                             tile);
-  else for_each_item(g, vertices, all, scan, n, total, item_size, visit, tile);
+  else for_each_item<Preload>(g, vertices, all, scan, n, total, item_size, visit, tile);
 }
 
 template <bool PerWarp, class View, typename D, class F>
@@ -355,7 +398,10 @@ __device__ __forceinline__ void for_each_list_item(const View& g, const D* verti
 // Device-sized passes: the vertex-set size and the item total stay in device memory, so a
 // driver enqueues a pass over a frontier whose size the host has not read (BFS's levels).  The
 // grid is fixed: a block takes tiles blockIdx.x, blockIdx.x + gridDim.x, ... (the loop bound
-// is the same for every thread of a block, so the tile's barriers are all met).
+// is the same for every thread of a block, so the tile's barriers are all met).  These are the
+// frontier passes of BFS and SSSP, whose csr and fl items are one rank: their neighbours are
+// read ahead (for_each_item<true>); the other passes' one-rank-item code would only cost them
+// registers (PageRank's thread items are 32 ranks).
 template <bool PerWarp, class View, typename D, class F>
 __device__ __forceinline__ void for_each_list_item_tiles(const View& g, const D* vertices,
                                                          const int64_t* scan, int64_t n,
@@ -363,7 +409,7 @@ __device__ __forceinline__ void for_each_list_item_tiles(const View& g, const D*
                                                          F&& f) {
   constexpr int TILE = PerWarp ? WARPS * ITEMS : BLOCK * ITEMS;
   for (int64_t tile = blockIdx.x; tile * TILE < total; tile += gridDim.x) {
-    list_item_tile<PerWarp>(g, vertices, 0, scan, n, total, item_size, tile, f);
+    list_item_tile<PerWarp, true>(g, vertices, 0, scan, n, total, item_size, tile, f);
     __syncthreads();  // the next tile rewrites the block's shared owner table (or tile_hi)
   }
 }
