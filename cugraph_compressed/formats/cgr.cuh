@@ -62,24 +62,24 @@ struct CgrView {
   }
   __device__ __forceinline__ int64_t chunk_size() const { return seg; }
 
-  // x of the code(x) at `pos`, which moves past it: h zeros and a one, s - 1 payload bits q and,
-  // when q >= t, one more bit (formats/cgr.py, "Codes").
-  __device__ __forceinline__ uint64_t code(uint64_t& pos) const {
-    const uint32_t low = read_bits(stream, pos, 32);
+  // x of the code(x) at the cursor, which moves past it: h zeros and a one, s - 1 payload bits
+  // q and, when q >= t, one more bit (formats/cgr.py, "Codes").
+  __device__ __forceinline__ uint64_t code(BitCursor& in) const {
+    const uint32_t low = in.peek();
     const int h = low ? __ffs(low) - 1 : 32;  // 32 zeros: only gamma's largest values
     const int s = (h + 1) * k;
     // No value a list holds needs more than 64 payload bits; past the stream, all bits read 0.
     CGC_REQUIRE(s <= 64, FAULT_CODE, -1, return ~0ull >> 1)
     const uint64_t t = 1ull << (h * k);
-    // The s bits after the unary part (payload, then the possible extra bit); most codes are
-    // short enough to take them from the 32 bits already read.
-    const uint64_t bits = h + 1 + s <= 32 ? (uint64_t)(low >> (h + 1))
-                                          : read_wide_bits(stream, pos + h + 1, s);
-    pos += h + s;
-    const uint64_t q = bits & ((1ull << (s - 1)) - 1);
+    if (h < 32) {
+      in.skip(stream, h + 1);
+    } else {
+      in.skip(stream, 32);
+      in.skip(stream, 1);
+    }
+    const uint64_t q = in.take(stream, s - 1);
     if (q < t) return q + t - 1;
-    pos += 1;
-    return ((q << 1) | ((bits >> (s - 1)) & 1)) - 1;
+    return ((q << 1) | in.take(stream, 1)) - 1;
   }
   __device__ static __forceinline__ int64_t unzigzag(uint64_t z) {
     return (int64_t)(z >> 1) ^ -(int64_t)(z & 1);
@@ -94,12 +94,12 @@ struct CgrView {
     uint64_t intervals;
   };
   __device__ __forceinline__ List list(int64_t v, int64_t degree) const {
-    uint64_t pos = (uint64_t)join(bit_offsets, bit_high, bit_high_count, v);
-    const int64_t E = (int64_t)code(pos);
+    BitCursor in(stream, (uint64_t)join(bit_offsets, bit_high, bit_high_count, v));
+    const int64_t E = (int64_t)code(in);
     const int64_t S = (degree - E + seg - 1) / seg;
-    if (S < 2) return {E, S, pos, 0, pos};
-    const int W = (int)read_bits(stream, pos, TABLE_WIDTH_BITS);
-    const uint64_t table = pos + TABLE_WIDTH_BITS;
+    if (S < 2) return {E, S, in.position(), 0, in.position()};
+    const int W = (int)in.take(stream, TABLE_WIDTH_BITS);
+    const uint64_t table = in.position();
     return {E, S, table, W, table + (uint64_t)(S * W)};
   }
   // Where residual segment s begins: its table entry is its offset from the end of the table; a
@@ -117,23 +117,25 @@ struct CgrView {
                                                 int64_t begin, int64_t stop, int lane,
                                                 bool& stopped, F&& f) const {
     static_assert((LANES & (LANES - 1)) == 0, "the lane stride is a power of two");
+    BitCursor in(stream, pos);
     int64_t next = v;  // the first id after the previous interval (v: none yet)
     for (int64_t rank = 0; rank < stop;) {
-      const uint64_t gap = code(pos);
+      const uint64_t gap = code(in);
       const int64_t start = rank ? next + (int64_t)gap + 1 : v + unzigzag(gap);
-      const int64_t length = (int64_t)code(pos) + min_len;
+      const int64_t length = (int64_t)code(in) + min_len;
       // An interval within the list (the walk always moves on; every lane sees the same codes)
-      CGC_REQUIRE(length >= 1 && length <= bounds.edges - rank, FAULT_CODE, v, return pos)
+      CGC_REQUIRE(length >= 1 && length <= bounds.edges - rank, FAULT_CODE, v,
+                  return in.position())
       const int64_t from = max(begin, rank), to = min(stop, rank + length);
       for (int64_t r = from + ((begin + lane - from) & (LANES - 1)); r < to; r += LANES)
         if (emit(f, first + r, start + (r - rank))) {
           stopped = true;
-          return pos;
+          return in.position();
         }
       rank += length;
       next = start + length;
     }
-    return pos;
+    return in.position();
   }
 
   // Residual ranks j0 .. j1 - 1 (list ranks E + j), decoding from residual j, the first of the
@@ -141,10 +143,11 @@ struct CgrView {
   template <class F>
   __device__ __forceinline__ bool residuals(int64_t v, int64_t first, int64_t E, uint64_t pos,
                                             int64_t j, int64_t j0, int64_t j1, F&& f) const {
+    BitCursor in(stream, pos);
     int64_t value = 0, left = 0;  // left: residuals still to come in the current segment
     CGC_IF_CHECKED(const int64_t j_start = j;)
     for (; j < j1; ++j) {
-      const uint64_t x = code(pos);
+      const uint64_t x = code(in);
       CGC_IF_CHECKED(const int64_t previous = value;)
       if (left == 0) {
         value = v + unzigzag(x);

@@ -33,6 +33,64 @@ __device__ __forceinline__ uint32_t read_bits(const Words& words, uint64_t pos, 
   return take_bits(load_bits(words, pos), width);
 }
 
+// A reader of consecutive fields from bit position `pos` on, for decoders whose next field's
+// position depends on the field before (gap codes).  It holds the next 32..63 bits in a
+// register and the word after them already loaded, so taking a field waits on no load: a
+// refill uses the word loaded one refill earlier and issues the next load.  The last word it
+// loads holds bit position() + 63 at most, so from any position up to the end of the data it
+// stays within the stream's two words of tail padding (formats/bits.py).  The stream is passed
+// to each call, not held, so the view holding it stays in registers.
+struct BitCursor {
+  uint64_t bits;   // the stream from the cursor on, least significant first; zeros past `avail`
+  int avail;       // valid bits in `bits`: 32..63 between calls
+  uint32_t ahead;  // the word after them
+  uint64_t next;   // the index of the word after `ahead`
+
+  template <class Words>
+  __device__ __forceinline__ BitCursor(const Words& words, uint64_t pos) {
+    const uint64_t w = pos >> 5;
+    const int shift = (int)(pos & 31);
+    bits = (uint64_t)(words[w] >> shift);
+    avail = 32 - shift;
+    ahead = words[w + 1];
+    next = w + 2;
+    refill(words);
+  }
+  template <class Words>
+  __device__ __forceinline__ void refill(const Words& words) {
+    if (avail < 32) {
+      bits |= (uint64_t)ahead << avail;
+      avail += 32;
+      ahead = words[next++];
+    }
+  }
+  // The bit position of the cursor.
+  __device__ __forceinline__ uint64_t position() const {
+    return ((next - 1) << 5) - (uint64_t)avail;
+  }
+  // The next 32 bits, not taken.
+  __device__ __forceinline__ uint32_t peek() const { return (uint32_t)bits; }
+  // Moves past `n` (0..32) bits.
+  template <class Words>
+  __device__ __forceinline__ void skip(const Words& words, int n) {
+    bits >>= n;
+    avail -= n;
+    refill(words);
+  }
+  // Takes the next `n` (0..64) bits.
+  template <class Words>
+  __device__ __forceinline__ uint64_t take(const Words& words, int n) {
+    const int low = n < 32 ? n : 32;
+    uint64_t value = bits & ((1ull << low) - 1ull);
+    skip(words, low);
+    if (n > 32) {
+      value |= (bits & ((1ull << (n - 32)) - 1ull)) << 32;
+      skip(words, n - 32);
+    }
+    return value;
+  }
+};
+
 // A field of `width` (0..64) bits at `pos`, stored as its low 32 bits at pos and the rest at
 // pos + 32 (how the layouts write fields wider than 32 bits).
 template <class Words>
