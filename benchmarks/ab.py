@@ -90,20 +90,30 @@ def measure(args):
                                args.repeats)
             rows.append({"format": fmt, "algorithm": name, "ms": ms})
             print(f"{args.label} {fmt:8} {name:8} {ms:9.3f} ms", flush=True)
+            save(args, sources, rows, complete=False)  # a run cut short keeps its rows
         built.clear()
-    return {"label": args.label, "scale": args.scale, "renumber": args.renumber,
-            "sources": sources, "rows": rows}
+    return save(args, sources, rows, complete=True)
+
+
+def save(args, sources, rows, complete):
+    """The record so far (written to ``args.out`` when given)."""
+    record = {"label": args.label, "scale": args.scale, "renumber": args.renumber,
+              "sources": sources, "complete": complete, "rows": rows}
+    if args.out:
+        Path(args.out).write_text(json.dumps(record, indent=1))
+    return record
 
 
 def compare(paths):
-    """Per (format, algorithm): each record's ms, and the median of the later records over
-    the median of the first half (records given as old ... new ...)."""
+    """Per (format, algorithm) every record has: each record's ms, and the median of the later
+    records over the median of the first half (records given as old ... new ...)."""
     records = [json.load(open(p)) for p in paths]
     half = len(records) // 2
-    keys = [(r["format"], r["algorithm"]) for r in records[0]["rows"]]
-    for key in keys:
-        ms = [next(r["ms"] for r in rec["rows"] if (r["format"], r["algorithm"]) == key)
-              for rec in records]
+    timed = [{(r["format"], r["algorithm"]): r["ms"] for r in rec["rows"]} for rec in records]
+    for key in timed[0]:
+        if not all(key in t for t in timed):  # a run cut short lacks its last rows
+            continue
+        ms = [t[key] for t in timed]
         old, new = statistics.median(ms[:half]), statistics.median(ms[half:])
         print(f"{key[0]:8} {key[1]:8} " + " ".join(f"{m:8.2f}" for m in ms)
               + f"   new/old {new / old:6.3f}")
@@ -127,9 +137,7 @@ def main(argv=None):
     if args.compare:
         compare(args.compare)
         return 0
-    record = measure(args)
-    if args.out:
-        Path(args.out).write_text(json.dumps(record, indent=1))
+    measure(args)
     return 0
 
 
