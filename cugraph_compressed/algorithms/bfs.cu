@@ -37,11 +37,44 @@ struct Discover {
   D level;
 
   __device__ __forceinline__ void operator()(int64_t u, int64_t v) const {
-    if (cgc::claim_bit(visited, v)) {
+    reach(u, v, visited[v >> 5]);
+  }
+  // The same, `seen` being v's visited word read a moment ago.
+  __device__ __forceinline__ void reach(int64_t u, int64_t v, uint32_t seen) const {
+    if (cgc::claim_bit_seen(visited, v, seen)) {
       dist[v] = level;
       pred[v] = (D)u;
       cgc::append((D)v, next, next_size);
     }
+  }
+};
+
+// Up to PROBES neighbours of one thread's decode whose visited words are read together.  A
+// decoder hands on one neighbour after another, and testing each one's word at once holds the
+// next decode until that word arrives: over ef and cgr lists, whose thread and lane decodes
+// are many ranks long, one load in flight a thread.  Batched, PROBES are.
+template <typename D, int PROBES = 4>
+struct Probes {
+  D v[PROBES];  // the newest first; registers, as every index is a constant
+  int count = 0;
+
+  // Adds neighbour x of u, testing the batch once it is full.
+  __device__ __forceinline__ void add(const Discover<D>& discover, int64_t u, int64_t x) {
+#pragma unroll
+    for (int i = PROBES - 1; i > 0; --i) v[i] = v[i - 1];
+    v[0] = (D)x;
+    if (++count == PROBES) test(discover, u);
+  }
+  // Tests the batch: every word read before any is used.
+  __device__ __forceinline__ void test(const Discover<D>& discover, int64_t u) {
+    uint32_t seen[PROBES];
+#pragma unroll
+    for (int i = 0; i < PROBES; ++i)
+      if (i < count) seen[i] = discover.visited[v[i] >> 5];
+#pragma unroll
+    for (int i = 0; i < PROBES; ++i)
+      if (i < count) discover.reach(u, v[i], seen[i]);
+    count = 0;
   }
 };
 
@@ -72,7 +105,13 @@ bfs_expand(const uint64_t* view, const D* frontier, const unsigned long long* si
   const Discover<D> discover{visited, dist, pred, next, next_size, next_level};
   cgc::for_each_list_item_tiles<PerWarp>(g, frontier, scan, (int64_t)*size, *total, item_size,
                                          [&](int64_t u, int64_t, int64_t, auto&& decode) {
-    decode([&](int64_t, int64_t v) { discover(u, v); });
+    if constexpr (cgc::RandomAccess<View>::value) {  // their thread items: one rank, read ahead
+      decode([&](int64_t, int64_t v) { discover(u, v); });
+    } else {
+      Probes<D> probes;
+      decode([&](int64_t, int64_t v) { probes.add(discover, u, v); });
+      probes.test(discover, u);
+    }
   });
 }
 
