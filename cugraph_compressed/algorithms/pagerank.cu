@@ -30,6 +30,51 @@ struct Share {
   }
 };
 
+// A pull sum with DEPTH shares in flight at once.  A decoder hands on one neighbour after
+// another, and adding each share as it came held the next decode until the share's load
+// arrived: in a warp item over ef or cgr lists, each lane decodes a rank (or a segment) after
+// another, with one load in flight.  Here an edge's share (and weight) is loaded into one of
+// DEPTH slots, taken in turn, and added when its slot comes round again or at the end, in the
+// edges' order: the same sum, to the bit, as adding each at once.  Every slot index is a
+// constant of an unrolled loop, so the slots stay in registers and each load writes its own.
+template <typename W, typename S, int DEPTH = 4>
+struct PullSum {
+  static_assert((DEPTH & (DEPTH - 1)) == 0, "slots are taken in turn modulo DEPTH");
+  S share[DEPTH];
+  W weight[DEPTH];
+  int64_t edges = 0;
+  double sum = 0.0;
+
+  __device__ __forceinline__ void add_slot(const Share<W, S>& s, int i) {
+    sum += (double)share[i] * (s.weighted ? (double)weight[i] : 1.0);
+  }
+  // Edge (u, v) at `slot`: adds the share DEPTH edges back, loads this one's.
+  __device__ __forceinline__ void add(const Share<W, S>& s, int64_t slot, int64_t v) {
+    const int k = (int)(edges & (DEPTH - 1));
+#pragma unroll
+    for (int i = 0; i < DEPTH; ++i) {
+      if (i != k) continue;
+      if (edges >= DEPTH) add_slot(s, i);
+      share[i] = s.scaled[v];
+      if (s.weighted) weight[i] = s.weights[slot];
+    }
+    ++edges;
+  }
+  // The sum of every edge added: the shares still in their slots, oldest first.
+  __device__ __forceinline__ double total(const Share<W, S>& s) {
+    const int64_t held = edges < DEPTH ? edges : DEPTH;
+#pragma unroll
+    for (int j = 0; j < DEPTH; ++j) {
+      if (j >= held) break;
+      const int k = (int)((edges - held + j) & (DEPTH - 1));
+#pragma unroll
+      for (int i = 0; i < DEPTH; ++i)
+        if (i == k) add_slot(s, i);
+    }
+    return sum;
+  }
+};
+
 // Every list of `vertices` (`every`: all vertices) cut into items of one thread each, or
 // (PerWarp) into items of one warp each, decoded by its 32 lanes together; the warp pass is
 // handed only the long lists.  `pull` is the same for every lane, and every lane leaves the
@@ -45,7 +90,16 @@ pagerank_spmv(const uint64_t* view, const D* vertices, const int64_t* scan, int6
                                    [&](int64_t u, int64_t begin, int64_t end, auto&& decode) {
     if (pull) {
       double sum = 0.0;
-      decode([&](int64_t slot, int64_t v) { sum += share.pulled(slot, v); });
+      // csr and fl neighbours are read, not decoded, so their loads overlap as they are; in a
+      // thread item over ef or cgr the slots cost more registers than they hide (ptxas: cgr's
+      // thread pass spills).
+      if constexpr (PerWarp && !cgc::RandomAccess<View>::value) {
+        PullSum<W, S> in_flight;
+        decode([&](int64_t slot, int64_t v) { in_flight.add(share, slot, v); });
+        sum = in_flight.total(share);
+      } else {
+        decode([&](int64_t slot, int64_t v) { sum += share.pulled(slot, v); });
+      }
       if constexpr (PerWarp) sum = cgc::warp_sum(sum);
       if (!PerWarp || cgc::lane_id() == 0) {
         const bool whole = begin == 0 && end - begin < item_size;  // no one else adds to u
