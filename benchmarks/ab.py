@@ -4,13 +4,15 @@
 Times ``bfs``, ``sssp`` (per source), ``pagerank`` (store_transposed) and
 ``weakly_connected_components`` (undirected) of every layout, and cuGraph's as a control, on
 one R-MAT graph, from an RMM pool, with the ``cugraph_compressed`` of the checkout this file
-lives in.  Only calls every version of the package has are used, so copying the file into an
-older checkout and running both, alternately, compares the package code under one harness::
+lives in, or of ``--package`` (a folder holding another version's ``cugraph_compressed``).
+Only calls every version of the package has are used, so one harness times each version::
 
-    cp benchmarks/ab.py ../old/benchmarks/
-    python3 benchmarks/ab.py --scale 22 --label new --out new.json
-    (cd ../old && python3 benchmarks/ab.py --scale 22 --label old --out old.json)
-    python3 benchmarks/ab.py --compare old.json new.json
+    git archive <old-commit> cugraph_compressed | (mkdir -p .ab-old && tar -x -C .ab-old)
+    python3 benchmarks/ab.py --scale 22 --copies .ab-old . --rounds 2 --out-dir ab-records
+
+runs one process per copy in turn (``.``: this checkout), ``--rounds`` times, writes each
+record to ``--out-dir`` and compares every later copy with the first, as
+``ab.py --compare old1.json old2.json new1.json new2.json`` does.
 
 Graphs keep the generated ids (``renumber=False``) unless ``--renumber`` (cuGraph's default
 path, and ours in its default vertex order, degree order since it exists).
@@ -18,6 +20,7 @@ path, and ours in its default vertex order, degree order since it exists).
 import argparse
 import json
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -54,6 +57,7 @@ def measure(args):
     import cugraph_compressed as cgc
     from cugraph_compressed.generators import rmat_edgelist
 
+    package = str(Path(cgc.__file__).resolve().parent)  # which version ran, in the record
     df = rmat_edgelist(args.scale, seed=42, weighted=True, backend="device")
     df = df[df["source"] != df["destination"]].drop_duplicates(["source", "destination"])
     degree = np.bincount(df["source"].values.get(), minlength=1 << args.scale)
@@ -90,21 +94,23 @@ def measure(args):
                                args.repeats)
             rows.append({"format": fmt, "algorithm": name, "ms": ms})
             print(f"{args.label} {fmt:8} {name:8} {ms:9.3f} ms", flush=True)
-            save(args, sources, rows, complete=False)  # a run cut short keeps its rows
+            # A run cut short keeps its rows.
+            save(args, sources, rows, complete=False, package=package)
         built.clear()
-    return save(args, sources, rows, complete=True)
+    return save(args, sources, rows, complete=True, package=package)
 
 
-def save(args, sources, rows, complete):
-    """The record so far (written to ``args.out`` when given)."""
+def save(args, sources, rows, complete, package=None):
+    """The record so far (written to ``args.out`` when given); ``package``: the folder of the
+    ``cugraph_compressed`` timed."""
     record = {"label": args.label, "scale": args.scale, "renumber": args.renumber,
-              "sources": sources, "complete": complete, "rows": rows}
+              "package": package, "sources": sources, "complete": complete, "rows": rows}
     if args.out:
         Path(args.out).write_text(json.dumps(record, indent=1))
     return record
 
 
-def compare(paths):
+def compare(paths, log=print):
     """Per (format, algorithm) every record has: each record's ms, and the median of the later
     records over the median of the first half (records given as old ... new ...)."""
     records = [json.load(open(p)) for p in paths]
@@ -115,8 +121,47 @@ def compare(paths):
             continue
         ms = [t[key] for t in timed]
         old, new = statistics.median(ms[:half]), statistics.median(ms[half:])
-        print(f"{key[0]:8} {key[1]:8} " + " ".join(f"{m:8.2f}" for m in ms)
-              + f"   new/old {new / old:6.3f}")
+        log(f"{key[0]:8} {key[1]:8} " + " ".join(f"{m:8.2f}" for m in ms)
+            + f"   new/old {new / old:6.3f}")
+
+
+def copy_label(copy: str) -> str:
+    """A copy's name in its records: ``new`` for this checkout, else its folder's name less a
+    leading ``.ab-``."""
+    name = Path(copy).resolve().name
+    if Path(copy).resolve() == ROOT:
+        return "new"
+    return name[len(".ab-"):] if name.startswith(".ab-") else name
+
+
+def run_copies(args, measure_args, run=subprocess.run, log=print):
+    """One ``measure`` process per copy in turn, ``args.rounds`` times; then each later copy
+    compared with the first.  A run past ``args.timeout`` seconds keeps the rows it saved."""
+    out_dir = Path(args.out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    labels = [copy_label(c) for c in args.copies]
+    if len(set(labels)) != len(labels):
+        raise SystemExit(f"--copies need distinct names, got {labels}")
+    records = {label: [] for label in labels}
+    for round_ in range(1, args.rounds + 1):
+        for copy, label in zip(args.copies, labels):
+            path = out_dir / f"{label}{round_}.json"
+            cmd = [sys.executable, str(Path(__file__).resolve()), *measure_args,
+                   "--package", str(Path(copy).resolve()), "--label", label, "--out", str(path)]
+            started = time.perf_counter()
+            try:
+                run(cmd, check=True, timeout=args.timeout)
+                note = ""
+            except subprocess.TimeoutExpired:
+                note = f", cut at {args.timeout} s"
+            log(f"{label} round {round_}: {time.perf_counter() - started:.0f} s{note}")
+            if path.exists():
+                records[label].append(str(path))
+    first = labels[0]
+    for label in labels[1:]:
+        if records[first] and records[label]:
+            log(f"# {label} / {first}")
+            compare(records[first] + records[label], log)
 
 
 def main(argv=None):
@@ -131,12 +176,32 @@ def main(argv=None):
                         "then in its default vertex order) instead of the generated ids")
     p.add_argument("--label", default="run")
     p.add_argument("--out", default=None)
+    p.add_argument("--package", default=None,
+                   help="a folder holding the cugraph_compressed to time (default: this "
+                        "checkout's)")
+    p.add_argument("--copies", nargs="+", default=None,
+                   help="folders holding cugraph_compressed ('.': this checkout), each timed "
+                        "in its own process, in turn; the first is the baseline")
+    p.add_argument("--rounds", type=int, default=2)
+    p.add_argument("--timeout", type=float, default=None, help="seconds a copy's run may take")
+    p.add_argument("--out-dir", default="ab-records")
     p.add_argument("--compare", nargs="+", default=None,
                    help="records to compare: the old ones first, then as many new ones")
     args = p.parse_args(argv)
     if args.compare:
         compare(args.compare)
         return 0
+    if args.copies:
+        measure_args = [f"--scale={args.scale}", f"--repeats={args.repeats}",
+                        f"--sources={args.sources}", "--formats", *args.formats,
+                        "--algorithms", *args.algorithms]
+        run_copies(args, measure_args + (["--renumber"] if args.renumber else []))
+        return 0
+    if args.package:
+        package = Path(args.package).resolve()
+        if not (package / "cugraph_compressed").is_dir():
+            raise SystemExit(f"--package {package} holds no cugraph_compressed folder")
+        sys.path.insert(0, str(package))
     measure(args)
     return 0
 

@@ -13,8 +13,9 @@ written and read as two: its low 32 bits at ``p`` and its high ``w - 32`` bits a
 (the same bits as one field).  Every stream carries ``TAIL_WORDS`` words of *tail padding*
 after its last data word, so a decoder may read the 64-bit window ``words[p // 32],
 words[p // 32 + 1]`` at any data position ``p`` without a bounds check, and a reader that runs
-ahead (``kernels/bits.cuh``, ``BitCursor``) every word up to ``words[(p + 63) // 32]``.  The padding's content
-is unspecified: decoders must give the same answer whatever it holds (encoders write zeros).
+ahead (``kernels/bits.cuh``, ``BitCursor``) every word up to ``words[(p + 63) // 32]``.  The
+padding's content is unspecified: decoders must give the same answer whatever it holds
+(encoders write zeros).
 
 :func:`pack_fields` is the host reference (NumPy); :func:`pack_fields_device` and
 :func:`pack_fixed_device` write the same bits on the GPU with the kernels of ``bits.cu`` (one

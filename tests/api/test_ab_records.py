@@ -5,6 +5,8 @@ import sys
 from pathlib import Path
 from types import SimpleNamespace
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 import ab  # noqa: E402
 
@@ -34,3 +36,49 @@ def test_compare_skips_rows_a_cut_record_lacks(tmp_path, capsys):
     assert len(lines) == 1  # PageRank is missing from old2
     assert lines[0].split()[:2] == ["csr", "bfs"]
     assert lines[0].endswith("new/old  0.500")  # median(2, 3) / median(4, 6)
+
+
+def test_copies_run_in_turn_and_compare_with_the_first(tmp_path):
+    """--copies: one process per copy and round, each timing its copy's package (--package),
+    a run past its timeout keeping its rows, and each later copy compared with the first."""
+    old, new = tmp_path / ".ab-old", tmp_path / ".ab-new"
+    for copy in (old, new):
+        (copy / "cugraph_compressed").mkdir(parents=True)
+    times = {"old": 4.0, "new": 2.0}
+    commands = []
+
+    def run(cmd, check, timeout):
+        commands.append(cmd)
+        label, out = cmd[cmd.index("--label") + 1], cmd[cmd.index("--out") + 1]
+        cut = label == "new" and len(commands) == 4  # the second round's new run
+        rows = [("csr", "bfs", times[label])] + ([] if cut else [("csr", "wcc", 1.0)])
+        _record(out, label, rows, complete=not cut)
+        if cut:
+            raise ab.subprocess.TimeoutExpired(cmd, timeout)
+
+    options = SimpleNamespace(copies=[str(old), str(new)], rounds=2, timeout=60,
+                              out_dir=str(tmp_path / "records"))
+    lines = []
+    ab.run_copies(options, ["--scale=20"], run=run, log=lines.append)
+    assert [c[c.index("--label") + 1] for c in commands] == ["old", "new", "old", "new"]
+    assert all(c[c.index("--package") + 1] == str(new if c[c.index("--label") + 1] == "new"
+                                                   else old) for c in commands)
+    assert all("--scale=20" in c for c in commands)
+    assert lines[:4] == [f"{label} round {r}: 0 s{note}" for r, label, note in
+                         [(1, "old", ""), (1, "new", ""), (2, "old", ""),
+                          (2, "new", ", cut at 60 s")]]
+    assert lines[4] == "# new / old"
+    assert len(lines) == 6  # bfs only: wcc is missing from the cut run
+    assert lines[5].split()[:2] == ["csr", "bfs"] and lines[5].endswith("new/old  0.500")
+
+
+def test_copies_need_distinct_names(tmp_path):
+    options = SimpleNamespace(copies=[str(tmp_path / "a" / ".ab-x"), str(tmp_path / "b" / "x")],
+                              rounds=1, timeout=None, out_dir=str(tmp_path / "records"))
+    with pytest.raises(SystemExit, match="distinct names"):
+        ab.run_copies(options, [], run=None, log=None)
+
+
+def test_package_without_the_package_is_refused(tmp_path):
+    with pytest.raises(SystemExit, match="holds no cugraph_compressed"):
+        ab.main(["--package", str(tmp_path)])
