@@ -136,7 +136,8 @@ def copy_label(copy: str) -> str:
 
 def run_copies(args, measure_args, run=subprocess.run, log=print):
     """One ``measure`` process per copy in turn, ``args.rounds`` times; then each later copy
-    compared with the first.  A run past ``args.timeout`` seconds keeps the rows it saved."""
+    compared with the first.  A run past ``args.timeout`` seconds keeps the rows it saved; a
+    run that fails is logged and the others go on."""
     out_dir = Path(args.out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     labels = [copy_label(c) for c in args.copies]
@@ -154,6 +155,8 @@ def run_copies(args, measure_args, run=subprocess.run, log=print):
                 note = ""
             except subprocess.TimeoutExpired:
                 note = f", cut at {args.timeout} s"
+            except subprocess.CalledProcessError as failed:  # the others still run
+                note = f", failed with exit status {failed.returncode}"
             log(f"{label} round {round_}: {time.perf_counter() - started:.0f} s{note}")
             if path.exists():
                 records[label].append(str(path))

@@ -82,3 +82,17 @@ def test_copies_need_distinct_names(tmp_path):
 def test_package_without_the_package_is_refused(tmp_path):
     with pytest.raises(SystemExit, match="holds no cugraph_compressed"):
         ab.main(["--package", str(tmp_path)])
+
+
+def test_a_copy_whose_run_fails_is_logged_and_the_others_run(tmp_path):
+    """Real processes: the command line run_copies builds parses in the child, which then
+    refuses a copy without the package (exit status 1, not argparse's 2)."""
+    empty = tmp_path / ".ab-empty"
+    empty.mkdir()
+    options = SimpleNamespace(copies=[str(empty)], rounds=2, timeout=120,
+                              out_dir=str(tmp_path / "records"))
+    lines = []
+    ab.run_copies(options, ["--scale=20", "--formats", "csr", "--algorithms", "bfs",
+                            "--renumber"], log=lines.append)
+    assert [line.split(":")[0] for line in lines] == ["empty round 1", "empty round 2"]
+    assert all(line.endswith("failed with exit status 1") for line in lines)
