@@ -110,17 +110,18 @@ def save(args, sources, rows, complete, package=None):
     return record
 
 
-def compare(paths, log=print):
-    """Per (format, algorithm) every record has: each record's ms, and the median of the later
-    records over the median of the first half (records given as old ... new ...)."""
-    records = [json.load(open(p)) for p in paths]
-    half = len(records) // 2
-    timed = [{(r["format"], r["algorithm"]): r["ms"] for r in rec["rows"]} for rec in records]
+def compare(old_paths, new_paths, log=print):
+    """Per (format, algorithm) every record has: each record's ms, and the median of the new
+    records over the median of the old ones."""
+    paths = [*old_paths, *new_paths]
+    timed = [{(r["format"], r["algorithm"]): r["ms"] for r in json.load(open(p))["rows"]}
+             for p in paths]
     for key in timed[0]:
         if not all(key in t for t in timed):  # a run cut short lacks its last rows
             continue
         ms = [t[key] for t in timed]
-        old, new = statistics.median(ms[:half]), statistics.median(ms[half:])
+        old = statistics.median(ms[:len(old_paths)])
+        new = statistics.median(ms[len(old_paths):])
         log(f"{key[0]:8} {key[1]:8} " + " ".join(f"{m:8.2f}" for m in ms)
             + f"   new/old {new / old:6.3f}")
 
@@ -128,10 +129,10 @@ def compare(paths, log=print):
 def copy_label(copy: str) -> str:
     """A copy's name in its records: ``new`` for this checkout, else its folder's name less a
     leading ``.ab-``."""
-    name = Path(copy).resolve().name
-    if Path(copy).resolve() == ROOT:
+    folder = Path(copy).resolve()
+    if folder == ROOT:
         return "new"
-    return name[len(".ab-"):] if name.startswith(".ab-") else name
+    return folder.name.removeprefix(".ab-")
 
 
 def run_copies(args, measure_args, run=subprocess.run, log=print):
@@ -147,6 +148,7 @@ def run_copies(args, measure_args, run=subprocess.run, log=print):
     for round_ in range(1, args.rounds + 1):
         for copy, label in zip(args.copies, labels):
             path = out_dir / f"{label}{round_}.json"
+            path.unlink(missing_ok=True)  # a run that writes nothing leaves no older record
             cmd = [sys.executable, str(Path(__file__).resolve()), *measure_args,
                    "--package", str(Path(copy).resolve()), "--label", label, "--out", str(path)]
             started = time.perf_counter()
@@ -164,7 +166,7 @@ def run_copies(args, measure_args, run=subprocess.run, log=print):
     for label in labels[1:]:
         if records[first] and records[label]:
             log(f"# {label} / {first}")
-            compare(records[first] + records[label], log)
+            compare(records[first], records[label], log)
 
 
 def main(argv=None):
@@ -192,7 +194,8 @@ def main(argv=None):
                    help="records to compare: the old ones first, then as many new ones")
     args = p.parse_args(argv)
     if args.compare:
-        compare(args.compare)
+        half = len(args.compare) // 2
+        compare(args.compare[:half], args.compare[half:])
         return 0
     if args.copies:
         measure_args = [f"--scale={args.scale}", f"--repeats={args.repeats}",

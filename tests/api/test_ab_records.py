@@ -31,7 +31,7 @@ def test_compare_skips_rows_a_cut_record_lacks(tmp_path, capsys):
              _record(tmp_path / "old2.json", "old", [("csr", "bfs", 6.0)], complete=False),
              _record(tmp_path / "new1.json", "new", [("csr", "bfs", 2.0), ("csr", "pagerank", 5)]),
              _record(tmp_path / "new2.json", "new", [("csr", "bfs", 3.0), ("csr", "pagerank", 5)])]
-    ab.compare(paths)
+    ab.compare(paths[:2], paths[2:])
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 1  # PageRank is missing from old2
     assert lines[0].split()[:2] == ["csr", "bfs"]
@@ -96,3 +96,28 @@ def test_a_copy_whose_run_fails_is_logged_and_the_others_run(tmp_path):
                             "--renumber"], log=lines.append)
     assert [line.split(":")[0] for line in lines] == ["empty round 1", "empty round 2"]
     assert all(line.endswith("failed with exit status 1") for line in lines)
+
+
+def test_a_copy_short_of_records_is_compared_by_its_own_count(tmp_path):
+    """A failed run writes no record (nor leaves an older one in its place), so the copies
+    compared can hold different numbers of records: each side's median is its own."""
+    old, new = tmp_path / ".ab-old", tmp_path / ".ab-new"
+    out = tmp_path / "records"
+    out.mkdir()
+    _record(out / "new2.json", "new", [("csr", "bfs", 100.0)])  # from an earlier invocation
+    ms = {("old", 1): 4.0, ("old", 2): 6.0, ("new", 1): 2.0}
+
+    def run(cmd, check, timeout):
+        label, path = cmd[cmd.index("--label") + 1], cmd[cmd.index("--out") + 1]
+        if (label, int(Path(path).stem[-1])) not in ms:
+            raise ab.subprocess.CalledProcessError(1, cmd)
+        _record(path, label, [("csr", "bfs", ms[label, int(Path(path).stem[-1])])])
+
+    options = SimpleNamespace(copies=[str(old), str(new)], rounds=2, timeout=None,
+                              out_dir=str(out))
+    lines = []
+    ab.run_copies(options, [], run=run, log=lines.append)
+    assert lines[3] == "new round 2: 0 s, failed with exit status 1"
+    assert lines[4] == "# new / old"
+    assert lines[5].endswith("new/old  0.400")  # 2 / median(4, 6)
+    assert len(lines) == 6
