@@ -48,12 +48,11 @@ struct BitCursor {
 
   template <class Words>
   __device__ __forceinline__ BitCursor(const Words& words, uint64_t pos) {
-    const uint64_t w = pos >> 5;
-    const int shift = (int)(pos & 31);
-    bits = (uint64_t)(words[w] >> shift);
-    avail = 32 - shift;
-    ahead = words[w + 1];
-    next = w + 2;
+    const LoadedBits window = load_bits(words, pos);
+    bits = (uint64_t)(window.first >> window.shift);
+    avail = 32 - window.shift;
+    ahead = window.second;
+    next = (pos >> 5) + 2;
     refill(words);
   }
   template <class Words>

@@ -255,17 +255,11 @@ __device__ __forceinline__ void append(T value, T* out, unsigned long long* coun
   out[base + __popc(active & lanemask_lt())] = value;
 }
 
-// Bit `v` of a bitmap word: its mask.
-template <typename V>
-__device__ __forceinline__ uint32_t bit_mask(V v) {
-  return 1u << (uint32_t)(v & 31);
-}
-
 // Set bit `v` of `bitmap`, read as `seen` (its word) a moment ago; true when this call set it
 // (the caller claimed `v`).  A set bit in `seen` stays set: no atomic is needed for it.
 template <typename V>
 __device__ __forceinline__ bool claim_bit_seen(uint32_t* bitmap, V v, uint32_t seen) {
-  const uint32_t mask = bit_mask(v);
+  const uint32_t mask = 1u << (uint32_t)(v & 31);
   if (seen & mask) return false;  // cheap read first: most edges hit visited vertices
   return !(atomicOr(bitmap + (v >> 5), mask) & mask);
 }
